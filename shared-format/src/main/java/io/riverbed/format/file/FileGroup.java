@@ -1,0 +1,46 @@
+package io.riverbed.format.file;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/** All slices of one file group that storage holds, newest base instant first. */
+public final class FileGroup {
+  private final FileGroupId id;
+  private final TreeMap<String, FileSlice> slices = new TreeMap<>(Comparator.reverseOrder());
+
+  FileGroup(FileGroupId id) {
+    this.id = id;
+  }
+
+  public FileGroupId id() {
+    return id;
+  }
+
+  void addBaseFile(BaseFile file) {
+    FileSlice s = slice(file.instantTime());
+    slices.put(file.instantTime(), new FileSlice(id, s.baseInstant(), Optional.of(file), s.logFiles()));
+  }
+
+  void addLogFile(LogFile file) {
+    FileSlice s = slice(file.baseInstant());
+    List<LogFile> logs = new ArrayList<>(s.logFiles());
+    logs.add(file);
+    slices.put(file.baseInstant(), new FileSlice(id, s.baseInstant(), s.baseFile(), logs));
+  }
+
+  void ensureSlice(String baseInstant) {
+    slices.computeIfAbsent(baseInstant, b -> new FileSlice(id, b, Optional.empty(), List.of()));
+  }
+
+  private FileSlice slice(String baseInstant) {
+    return slices.computeIfAbsent(baseInstant, b -> new FileSlice(id, b, Optional.empty(), List.of()));
+  }
+
+  /** Slices, newest first. */
+  public List<FileSlice> slices() {
+    return List.copyOf(slices.values());
+  }
+}

@@ -1,0 +1,159 @@
+package io.riverbed.format.file;
+
+import io.riverbed.format.timeline.Instant;
+import io.riverbed.format.timeline.Timeline;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.hadoop.fs.FileStatus;
+
+/**
+ * Answers "which file slice of each file group does a query at instant q read" from a file
+ * listing and the timeline, the way Hudi's readers decide it: slices of uncommitted instants are
+ * invisible, a pending compaction starts a new slice whose logs are merged onto the previous
+ * slice, and file groups replaced at or before q are hidden.
+ */
+public final class FileSystemView {
+  private final Timeline visibleTimeline;
+  private final Set<String> visibleTimes;
+  private final Map<FileGroupId, FileGroup> groups;
+  private final Map<FileGroupId, String> pendingCompactions;
+  private final Map<FileGroupId, String> replacedAt;
+
+  private FileSystemView(Timeline visibleTimeline, Map<FileGroupId, FileGroup> groups,
+      Map<FileGroupId, String> pendingCompactions, Map<FileGroupId, String> replacedAt) {
+    this.visibleTimeline = visibleTimeline;
+    this.visibleTimes = Set.copyOf(visibleTimeline.times());
+    this.groups = groups;
+    this.pendingCompactions = pendingCompactions;
+    this.replacedAt = replacedAt;
+  }
+
+  /**
+   * Builds the view.
+   *
+   * @param activeTimeline the whole active timeline (every action and state)
+   * @param filesByPartition listed files per relative partition path
+   * @param pendingCompactions file group to the instant of the pending compaction that covers it
+   * @param replacedAt file group to the completed replacecommit that replaced it
+   */
+  public static FileSystemView build(Timeline activeTimeline, Map<String, ? extends Collection<FileStatus>> filesByPartition,
+      Map<FileGroupId, String> pendingCompactions, Map<FileGroupId, String> replacedAt) {
+    Map<FileGroupId, FileGroup> groups = new TreeMap<>();
+    filesByPartition.forEach((partition, files) -> {
+      for (FileStatus status : files) {
+        Optional<BaseFile> base = BaseFile.of(status.getPath(), status.getLen());
+        if (base.isPresent()) {
+          groupOf(groups, partition, base.get().fileId()).addBaseFile(base.get());
+          continue;
+        }
+        LogFile.of(status.getPath(), status.getLen())
+            .ifPresent(log -> groupOf(groups, partition, log.fileId()).addLogFile(log));
+      }
+    });
+    pendingCompactions.forEach((id, instant) -> {
+      FileGroup g = groups.get(id);
+      if (g != null) {
+        g.ensureSlice(instant);
+      }
+    });
+    Timeline visible = activeTimeline.writeTimeline().completedAndCompactionInstants();
+    return new FileSystemView(visible, groups, Map.copyOf(pendingCompactions), Map.copyOf(replacedAt));
+  }
+
+  private static FileGroup groupOf(Map<FileGroupId, FileGroup> groups, String partition, String fileId) {
+    return groups.computeIfAbsent(new FileGroupId(partition, fileId), FileGroup::new);
+  }
+
+  /** The instant a query reads by default: the last completed write or compaction instant. */
+  public Optional<String> defaultQueryInstant() {
+    return visibleTimeline.completed().last().map(Instant::time);
+  }
+
+  public Collection<FileGroup> fileGroups() {
+    return groups.values();
+  }
+
+  /** Latest slices as of {@code q}, logs of a pending compaction merged onto the previous slice. */
+  public List<FileSlice> latestMergedSlices(String q) {
+    List<FileSlice> out = new ArrayList<>();
+    for (FileGroup group : groups.values()) {
+      if (isReplaced(group.id(), q)) {
+        continue;
+      }
+      latestMergedSlice(group, q).filter(s -> !s.isEmpty()).ifPresent(out::add);
+    }
+    return out;
+  }
+
+  /** The base files a read-optimized query reads as of {@code q}: no logs, no pending compaction output. */
+  public List<FileSlice> latestBaseFileSlices(String q) {
+    List<FileSlice> out = new ArrayList<>();
+    for (FileGroup group : groups.values()) {
+      if (isReplaced(group.id(), q)) {
+        continue;
+      }
+      String pending = pendingCompactions.get(group.id());
+      for (FileSlice s : visibleSlices(group, q)) {
+        if (s.baseFile().isPresent() && !s.baseInstant().equals(pending)) {
+          out.add(new FileSlice(s.fileGroupId(), s.baseInstant(), s.baseFile(), List.of()));
+          break;
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The slice a writer appends to now (no query bound); a pending compaction's slice if scheduled. */
+  public Optional<FileSlice> latestSliceForWrite(FileGroupId id) {
+    FileGroup g = groups.get(id);
+    if (g == null) {
+      return Optional.empty();
+    }
+    return visibleSlices(g, null).stream().findFirst();
+  }
+
+  private Optional<FileSlice> latestMergedSlice(FileGroup group, String q) {
+    List<FileSlice> visible = visibleSlices(group, q);
+    if (visible.isEmpty()) {
+      return Optional.empty();
+    }
+    FileSlice latest = visible.get(0);
+    String pending = pendingCompactions.get(group.id());
+    if (latest.baseInstant().equals(pending)) {
+      if (visible.size() > 1) {
+        return Optional.of(visible.get(1).withLogsOf(latest));
+      }
+      return Optional.of(new FileSlice(latest.fileGroupId(), latest.baseInstant(), Optional.empty(), latest.logFiles()));
+    }
+    return Optional.of(latest);
+  }
+
+  /** Committed slices newest first, limited to base instants at or before {@code q} (null: no bound). */
+  private List<FileSlice> visibleSlices(FileGroup group, String q) {
+    Optional<Instant> last = visibleTimeline.last();
+    if (last.isEmpty()) {
+      return List.of();
+    }
+    String start = visibleTimeline.firstNonSavepoint().map(Instant::time).orElse(null);
+    List<FileSlice> out = new ArrayList<>();
+    for (FileSlice s : group.slices()) {
+      String b = s.baseInstant();
+      boolean committed = b.compareTo(last.get().time()) <= 0
+          && (visibleTimes.contains(b) || (start != null && b.compareTo(start) < 0));
+      if (committed && (q == null || b.compareTo(q) <= 0)) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  private boolean isReplaced(FileGroupId id, String q) {
+    String r = replacedAt.get(id);
+    return r != null && r.compareTo(q) <= 0;
+  }
+}

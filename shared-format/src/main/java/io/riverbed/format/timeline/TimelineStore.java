@@ -1,0 +1,188 @@
+package io.riverbed.format.timeline;
+
+import io.riverbed.format.CommitConflictException;
+import io.riverbed.format.CorruptFileException;
+import io.riverbed.format.TableException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the active timeline from a table's {@code .hoodie} folder and makes state transitions
+ * on it. Every state file is created once; a file is never visible half-written: on file
+ * systems with atomic rename it is written to {@code .hoodie/.temp} first and renamed into
+ * place, on object stores (atomic single PUT) it is written directly.
+ */
+public final class TimelineStore {
+  private static final Logger LOG = LoggerFactory.getLogger(TimelineStore.class);
+  private static final Set<String> OBJECT_STORE_SCHEMES = Set.of("s3", "s3a", "s3n", "gs", "abfs", "abfss", "wasb", "wasbs", "oss", "cos");
+
+  private final FileSystem fs;
+  private final Path metaPath;
+
+  private TimelineStore(FileSystem fs, Path metaPath) {
+    this.fs = fs;
+    this.metaPath = metaPath;
+  }
+
+  /** A store over the timeline in {@code metaPath} (the table's {@code .hoodie} folder). */
+  public static TimelineStore at(FileSystem fs, Path metaPath) {
+    return new TimelineStore(fs, metaPath);
+  }
+
+  public Path metaPath() {
+    return metaPath;
+  }
+
+  /** Lists {@code .hoodie} and returns the active timeline, highest state per instant. */
+  public Timeline load() {
+    try {
+      List<Instant> found = new ArrayList<>();
+      for (FileStatus status : fs.listStatus(metaPath)) {
+        if (status.isFile()) {
+          Instant.parseFileName(status.getPath().getName()).ifPresent(found::add);
+        }
+      }
+      return Timeline.fromInstants(found);
+    } catch (FileNotFoundException e) {
+      throw new TableException("timeline folder " + metaPath + " does not exist", e);
+    } catch (IOException e) {
+      throw new TableException("cannot list timeline folder " + metaPath, e);
+    }
+  }
+
+  /** Every state file present for {@code time}, e.g. requested, inflight and completed. */
+  public List<Instant> statesOf(String time) {
+    try {
+      List<Instant> found = new ArrayList<>();
+      for (FileStatus status : fs.listStatus(metaPath)) {
+        Instant.parseFileName(status.getPath().getName())
+            .filter(i -> i.time().equals(time))
+            .ifPresent(found::add);
+      }
+      return found;
+    } catch (IOException e) {
+      throw new TableException("cannot list timeline folder " + metaPath, e);
+    }
+  }
+
+  public Path pathOf(Instant instant) {
+    return new Path(metaPath, instant.fileName());
+  }
+
+  public boolean exists(Instant instant) {
+    try {
+      return fs.exists(pathOf(instant));
+    } catch (IOException e) {
+      throw new TableException("cannot check " + pathOf(instant), e);
+    }
+  }
+
+  /** The bytes of an instant's file; empty array for an empty file. */
+  public byte[] read(Instant instant) {
+    Path path = pathOf(instant);
+    try (InputStream in = fs.open(path)) {
+      return in.readAllBytes();
+    } catch (FileNotFoundException e) {
+      throw new CorruptFileException("timeline file " + path + " is missing", e);
+    } catch (IOException e) {
+      throw new TableException("cannot read timeline file " + path, e);
+    }
+  }
+
+  /** Reads the file of {@code instant} if it exists. */
+  public Optional<byte[]> readIfExists(Instant instant) {
+    return exists(instant) ? Optional.of(read(instant)) : Optional.empty();
+  }
+
+  /**
+   * Creates the file of {@code instant} with {@code content}; fails with
+   * {@link CommitConflictException} if it exists already.
+   */
+  public void create(Instant instant, byte[] content) {
+    Path target = pathOf(instant);
+    try {
+      if (fs.exists(target)) {
+        throw new CommitConflictException("timeline file " + target + " exists already");
+      }
+      if (OBJECT_STORE_SCHEMES.contains(fs.getUri().getScheme())) {
+        try (FSDataOutputStream out = fs.create(target, false)) {
+          out.write(content);
+        }
+      } else {
+        Path temp = new Path(new Path(metaPath, ".temp"), "." + instant.fileName() + "." + UUID.randomUUID());
+        try (OutputStream out = fs.create(temp, false)) {
+          out.write(content);
+        }
+        if (!fs.rename(temp, target)) {
+          fs.delete(temp, false);
+          throw new CommitConflictException("cannot move " + temp + " to " + target + " (it may exist already)");
+        }
+      }
+      LOG.debug("created {}", target);
+    } catch (IOException e) {
+      throw new TableException("cannot create timeline file " + target, e);
+    }
+  }
+
+  /** Writes {@code time.<action>.requested}. */
+  public Instant createRequested(String time, Action action, byte[] content) {
+    Instant requested = Instant.requested(time, action);
+    create(requested, content);
+    return requested;
+  }
+
+  /** Moves a requested instant to inflight (a new file; the requested file stays). */
+  public Instant transitionToInflight(Instant requested, byte[] content) {
+    requireState(requested, State.REQUESTED);
+    Instant inflight = requested.withState(State.INFLIGHT);
+    create(inflight, content);
+    return inflight;
+  }
+
+  /** Completes an inflight instant: writing the completed file is the atomic commit point. */
+  public Instant complete(Instant inflight, byte[] content) {
+    requireState(inflight, State.INFLIGHT);
+    Instant done = inflight.withState(State.COMPLETED);
+    create(done, content);
+    LOG.info("completed {} in {}", done, metaPath);
+    return done;
+  }
+
+  /** Deletes every state file of the instant at {@code time} filed under {@code action}. */
+  public void deleteAllStates(String time, Action action) {
+    for (Instant i : statesOf(time)) {
+      if (i.action().completedAs() == action.completedAs()) {
+        delete(i);
+      }
+    }
+  }
+
+  /** Deletes one state file, completed ones last by the caller's order; missing files are fine. */
+  public void delete(Instant instant) {
+    Path path = pathOf(instant);
+    try {
+      fs.delete(path, false);
+    } catch (IOException e) {
+      throw new TableException("cannot delete timeline file " + path, e);
+    }
+  }
+
+  private static void requireState(Instant instant, State expected) {
+    if (instant.state() != expected) {
+      throw new TableException("instant " + instant + " is " + instant.state() + ", expected " + expected);
+    }
+  }
+}
