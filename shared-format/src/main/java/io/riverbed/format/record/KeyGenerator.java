@@ -1,0 +1,193 @@
+package io.riverbed.format.record;
+
+import io.riverbed.format.InvalidRecordException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.IndexedRecord;
+
+/**
+ * Record keys and partition paths of Avro records exactly as Hudi 0.15's Simple, Complex and
+ * Nonpartitioned key generators compute them (format doc §1.5, §4.1).
+ *
+ * <ul>
+ *   <li>one record key field: the value's string form; null or empty fails;
+ *   <li>several: {@code f1:v1,f2:v2}, null as {@code __null__}, empty as {@code __empty__}; fails
+ *       when every value is null or empty;
+ *   <li>partition path: values joined by {@code /}, {@code field=value} when hive style, null or
+ *       empty as {@code __HIVE_DEFAULT_PARTITION__}, Hive path escaping when url-encoded, {@code ""}
+ *       when non-partitioned.
+ * </ul>
+ *
+ * <p>Field positions are resolved once per schema ({@link #forSchema}); the per-record calls reuse
+ * the resolution of the last schema seen. Thread-safe.
+ */
+public final class KeyGenerator {
+  /** Complex key placeholder for a null value. */
+  public static final String NULL_PLACEHOLDER = "__null__";
+  /** Complex key placeholder for an empty value. */
+  public static final String EMPTY_PLACEHOLDER = "__empty__";
+  private static final int MAX_RECORD_CHARS = 500;
+
+  /** A record's key and partition path. */
+  public record Key(String recordKey, String partitionPath) {}
+
+  private final KeyGeneratorOptions options;
+  private volatile Bound lastBound;
+
+  private KeyGenerator(KeyGeneratorOptions options) {
+    this.options = options;
+  }
+
+  public static KeyGenerator of(KeyGeneratorOptions options) {
+    return new KeyGenerator(options);
+  }
+
+  /** From Hudi's configuration keys (see {@link KeyGeneratorOptions#fromMap}). */
+  public static KeyGenerator fromMap(Map<String, String> conf) {
+    return new KeyGenerator(KeyGeneratorOptions.fromMap(conf));
+  }
+
+  public KeyGeneratorOptions options() {
+    return options;
+  }
+
+  public KeyGeneratorType type() {
+    return options.type();
+  }
+
+  /** The value for {@code hoodie.table.keygenerator.class}. */
+  public String className() {
+    return options.type().className();
+  }
+
+  /**
+   * This generator with field positions resolved for records of {@code schema}.
+   *
+   * @throws InvalidRecordException naming the field and the schema when a key or partition field
+   *     is not in the schema
+   */
+  public Bound forSchema(Schema schema) {
+    Bound bound = lastBound;
+    if (bound != null && bound.schema == schema) {
+      return bound;
+    }
+    bound = new Bound(schema);
+    lastBound = bound;
+    return bound;
+  }
+
+  public String recordKey(IndexedRecord record) {
+    return forSchema(record.getSchema()).recordKey(record);
+  }
+
+  public String partitionPath(IndexedRecord record) {
+    return forSchema(record.getSchema()).partitionPath(record);
+  }
+
+  public Key key(IndexedRecord record) {
+    Bound bound = forSchema(record.getSchema());
+    return new Key(bound.recordKey(record), bound.partitionPath(record));
+  }
+
+  /**
+   * Partition column values encoded in {@code partitionPath} (null for the default partition),
+   * the inverse of {@link #partitionPath}.
+   */
+  public Map<String, String> partitionValues(String partitionPath) {
+    return PartitionPaths.parse(partitionPath, options.partitionFields(), options.hiveStylePartitioning(),
+        options.urlEncodePartitionPath());
+  }
+
+  /** Key extraction for one schema, with field positions resolved. */
+  public final class Bound {
+    private final Schema schema;
+    private final FieldPaths.FieldPath[] keyPaths;
+    private final FieldPaths.FieldPath[] partitionPaths;
+
+    private Bound(Schema schema) {
+      this.schema = schema;
+      this.keyPaths = resolveAll(schema, options.recordKeyFields(), "record key");
+      this.partitionPaths = resolveAll(schema, options.partitionFields(), "partition path");
+    }
+
+    public Schema schema() {
+      return schema;
+    }
+
+    public String recordKey(IndexedRecord record) {
+      boolean consistent = options.consistentLogicalTimestamp();
+      if (keyPaths.length == 1) {
+        FieldPaths.FieldPath path = keyPaths[0];
+        String value = path.stringValue(record, consistent);
+        if (value == null || value.isEmpty()) {
+          throw new InvalidRecordException("record key field '" + path.path() + "' is "
+              + (value == null ? "null" : "empty") + " (a record key cannot be null or empty) in record "
+              + describe(record));
+        }
+        return value;
+      }
+      var key = new StringBuilder(32 * keyPaths.length);
+      boolean allNullOrEmpty = true;
+      for (int i = 0; i < keyPaths.length; i++) {
+        if (i > 0) {
+          key.append(',');
+        }
+        String value = keyPaths[i].stringValue(record, consistent);
+        key.append(keyPaths[i].path()).append(':');
+        if (value == null) {
+          key.append(NULL_PLACEHOLDER);
+        } else if (value.isEmpty()) {
+          key.append(EMPTY_PLACEHOLDER);
+        } else {
+          key.append(value);
+          allNullOrEmpty = false;
+        }
+      }
+      if (allNullOrEmpty) {
+        throw new InvalidRecordException("record key values \"" + key + "\" for fields "
+            + options.recordKeyFields() + " are all null or empty in record " + describe(record));
+      }
+      return key.toString();
+    }
+
+    public String partitionPath(IndexedRecord record) {
+      if (partitionPaths.length == 0) {
+        return "";
+      }
+      boolean consistent = options.consistentLogicalTimestamp();
+      if (partitionPaths.length == 1) {
+        FieldPaths.FieldPath path = partitionPaths[0];
+        return PartitionPaths.segment(path.path(), path.stringValue(record, consistent),
+            options.hiveStylePartitioning(), options.urlEncodePartitionPath());
+      }
+      var out = new StringBuilder(16 * partitionPaths.length);
+      for (int i = 0; i < partitionPaths.length; i++) {
+        if (i > 0) {
+          out.append(PartitionPaths.SEPARATOR);
+        }
+        FieldPaths.FieldPath path = partitionPaths[i];
+        out.append(PartitionPaths.segment(path.path(), path.stringValue(record, consistent),
+            options.hiveStylePartitioning(), options.urlEncodePartitionPath()));
+      }
+      return out.toString();
+    }
+  }
+
+  private static FieldPaths.FieldPath[] resolveAll(Schema schema, List<String> fields, String role) {
+    var paths = new ArrayList<FieldPaths.FieldPath>(fields.size());
+    for (String field : fields) {
+      paths.add(FieldPaths.resolve(schema, field).orElseThrow(() -> new InvalidRecordException(
+          role + " field '" + field + "' is not in schema " + schema.getFullName() + " (fields: "
+              + FieldPaths.allPaths(schema) + ")")));
+    }
+    return paths.toArray(new FieldPaths.FieldPath[0]);
+  }
+
+  /** A record's text, cut to a readable length for error messages. */
+  static String describe(IndexedRecord record) {
+    String text = String.valueOf(record);
+    return text.length() <= MAX_RECORD_CHARS ? text : text.substring(0, MAX_RECORD_CHARS) + "...(truncated)";
+  }
+}
