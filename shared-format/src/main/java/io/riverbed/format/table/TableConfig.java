@@ -41,6 +41,14 @@ public final class TableConfig {
     return new TableConfig(properties);
   }
 
+  /**
+   * Reads {@code <metaPath>/hoodie.properties}, falling back to its backup; see
+   * {@link TableConfigFile#read}.
+   */
+  public static TableConfig read(org.apache.hadoop.fs.FileSystem fs, Path metaPath) {
+    return TableConfigFile.read(fs, metaPath);
+  }
+
   public static Builder builder(String tableName) {
     return new Builder(tableName);
   }
