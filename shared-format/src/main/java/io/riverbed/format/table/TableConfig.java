@@ -1,0 +1,473 @@
+package io.riverbed.format.table;
+
+import io.riverbed.format.InvalidTableException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.zip.CRC32;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Immutable, typed view of {@code .hoodie/hoodie.properties}. Keeps every entry of the file, also
+ * the ones Riverbed does not interpret, so that an update writes them back unchanged.
+ * Reading and writing the file is {@link TableConfigFile}'s job.
+ */
+public final class TableConfig {
+
+  /** The only table version Riverbed reads and writes. */
+  public static final int SUPPORTED_TABLE_VERSION = 6;
+
+  /** Timeline layout of table version 6. */
+  public static final int TIMELINE_LAYOUT_VERSION = 1;
+
+  /** Hudi's default record merger strategy id. */
+  public static final String DEFAULT_MERGER_STRATEGY = "eeb8d96f-b1e4-49fd-bbf8-28ac514178e5";
+
+  private final SortedMap<String, String> properties;
+
+  private TableConfig(Map<String, String> properties) {
+    this.properties = Collections.unmodifiableSortedMap(new TreeMap<>(properties));
+  }
+
+  /** A config holding exactly these entries (no defaults added, nothing validated). */
+  public static TableConfig of(Map<String, String> properties) {
+    Objects.requireNonNull(properties, "properties");
+    return new TableConfig(properties);
+  }
+
+  /**
+   * Reads {@code <metaPath>/hoodie.properties}, falling back to its backup; see
+   * {@link TableConfigFile#read}.
+   */
+  public static TableConfig read(org.apache.hadoop.fs.FileSystem fs, Path metaPath) {
+    return TableConfigFile.read(fs, metaPath);
+  }
+
+  public static Builder builder(String tableName) {
+    return new Builder(tableName);
+  }
+
+  /** All entries of the file, sorted by key, including keys Riverbed does not know. */
+  public SortedMap<String, String> properties() {
+    return properties;
+  }
+
+  public Optional<String> get(TableProperty property) {
+    return Optional.ofNullable(properties.get(property.key()));
+  }
+
+  /** The stored value, or Hudi's default for the key (null if Hudi has none). */
+  public String getOrDefault(TableProperty property) {
+    return properties.getOrDefault(property.key(), property.defaultValue());
+  }
+
+  /**
+   * This config with entries changed: a null value removes the key. The checksum is recomputed
+   * whenever the config is written, so callers need not touch it.
+   */
+  public TableConfig with(Map<String, String> changes) {
+    var copy = new TreeMap<>(properties);
+    changes.forEach((k, v) -> {
+      if (v == null) {
+        copy.remove(k);
+      } else {
+        copy.put(k, v);
+      }
+    });
+    return new TableConfig(copy);
+  }
+
+  public TableConfig with(TableProperty property, String value) {
+    var changes = new TreeMap<String, String>();
+    changes.put(property.key(), value);
+    return with(changes);
+  }
+
+  // ---- typed getters -------------------------------------------------------------------------
+
+  public String name() {
+    return get(TableProperty.NAME).orElseThrow(
+        () -> new InvalidTableException("hoodie.properties has no " + TableProperty.NAME.key()));
+  }
+
+  public Optional<String> database() {
+    return get(TableProperty.DATABASE_NAME);
+  }
+
+  public TableType type() {
+    String v = getOrDefault(TableProperty.TYPE);
+    try {
+      return TableType.valueOf(v.trim());
+    } catch (IllegalArgumentException e) {
+      throw new InvalidTableException(
+          "table " + nameOrUnknown() + ": unknown " + TableProperty.TYPE.key() + " '" + v + "'");
+    }
+  }
+
+  /** {@code hoodie.table.version}; 0 when absent, as Hudi treats it. */
+  public int version() {
+    return parseInt(TableProperty.VERSION, getOrDefault(TableProperty.VERSION));
+  }
+
+  /** {@code hoodie.timeline.layout.version}; throws if absent, as Hudi readers do. */
+  public int timelineLayoutVersion() {
+    String v = get(TableProperty.TIMELINE_LAYOUT_VERSION).orElseThrow(() -> new InvalidTableException(
+        "table " + nameOrUnknown() + ": hoodie.properties has no " + TableProperty.TIMELINE_LAYOUT_VERSION.key()
+            + " (Hudi readers refuse such a table; table version 6 uses layout 1)"));
+    return parseInt(TableProperty.TIMELINE_LAYOUT_VERSION, v);
+  }
+
+  public Optional<Long> checksum() {
+    return get(TableProperty.CHECKSUM).map(v -> {
+      try {
+        return Long.parseLong(v.trim());
+      } catch (NumberFormatException e) {
+        throw new InvalidTableException(
+            "table " + nameOrUnknown() + ": " + TableProperty.CHECKSUM.key() + " '" + v + "' is not a number");
+      }
+    });
+  }
+
+  public String archiveLogFolder() {
+    return getOrDefault(TableProperty.ARCHIVELOG_FOLDER);
+  }
+
+  public List<String> recordKeyFields() {
+    return commaList(TableProperty.RECORD_KEY_FIELDS);
+  }
+
+  /** Partition fields; empty for a non-partitioned table. */
+  public List<String> partitionFields() {
+    return commaList(TableProperty.PARTITION_FIELDS);
+  }
+
+  public Optional<String> precombineField() {
+    return get(TableProperty.PRECOMBINE_FIELD).filter(s -> !s.isEmpty());
+  }
+
+  public Optional<String> keyGeneratorClass() {
+    return get(TableProperty.KEY_GENERATOR_CLASS).filter(s -> !s.isEmpty());
+  }
+
+  public boolean hiveStylePartitioning() {
+    return bool(TableProperty.HIVE_STYLE_PARTITIONING);
+  }
+
+  public boolean urlEncodePartitioning() {
+    return bool(TableProperty.URL_ENCODE_PARTITIONING);
+  }
+
+  public boolean dropPartitionColumns() {
+    return bool(TableProperty.DROP_PARTITION_COLUMNS);
+  }
+
+  /** Avro schema JSON the table was created with (no meta fields), if stored. */
+  public Optional<String> createSchema() {
+    return get(TableProperty.CREATE_SCHEMA).filter(s -> !s.isEmpty());
+  }
+
+  public String baseFileFormat() {
+    return getOrDefault(TableProperty.BASE_FILE_FORMAT);
+  }
+
+  public String payloadClass() {
+    return getOrDefault(TableProperty.PAYLOAD_CLASS);
+  }
+
+  public String recordMergerStrategy() {
+    return getOrDefault(TableProperty.RECORD_MERGER_STRATEGY);
+  }
+
+  public TimelineTimezone timelineTimezone() {
+    String v = getOrDefault(TableProperty.TIMELINE_TIMEZONE);
+    try {
+      return TimelineTimezone.valueOf(v.trim().toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new InvalidTableException("table " + nameOrUnknown() + ": unknown "
+          + TableProperty.TIMELINE_TIMEZONE.key() + " '" + v + "' (LOCAL or UTC)");
+    }
+  }
+
+  public boolean populateMetaFields() {
+    return bool(TableProperty.POPULATE_META_FIELDS);
+  }
+
+  /** Completed metadata-table partitions; empty when the metadata table is not in use. */
+  public List<String> metadataPartitions() {
+    return commaList(TableProperty.METADATA_PARTITIONS);
+  }
+
+  public List<String> metadataPartitionsInflight() {
+    return commaList(TableProperty.METADATA_PARTITIONS_INFLIGHT);
+  }
+
+  /** True if Hudi readers would use the metadata table: its {@code files} partition is complete. */
+  public boolean isMetadataTableAvailable() {
+    return metadataPartitions().contains("files");
+  }
+
+  // ---- checksum and validation ---------------------------------------------------------------
+
+  /** Hudi's table checksum: CRC32 of UTF-8 {@code <database or "">.<table name>}, unsigned. */
+  public static long checksumOf(String database, String tableName) {
+    var crc = new CRC32();
+    crc.update(((database == null ? "" : database) + "." + tableName).getBytes(StandardCharsets.UTF_8));
+    return crc.getValue();
+  }
+
+  /** The checksum this config's name and database call for. */
+  public long expectedChecksum() {
+    return checksumOf(database().orElse(null), name());
+  }
+
+  /** True if the stored checksum is absent (not validated, as in Hudi 0.15) or matches. */
+  public boolean hasValidChecksum() {
+    return checksum().map(c -> c == expectedChecksum()).orElse(true);
+  }
+
+  /**
+   * Fails unless Riverbed can serve a table with this config: table version 6, timeline layout
+   * version present, table name present.
+   */
+  public void requireSupported(Path basePath) {
+    int version = version();
+    if (version != SUPPORTED_TABLE_VERSION) {
+      throw new InvalidTableException("table " + basePath + " has table version " + version
+          + versionHint(version) + "; Riverbed reads and writes table version 6 only");
+    }
+    if (get(TableProperty.NAME).isEmpty()) {
+      throw new InvalidTableException(
+          "table " + basePath + ": hoodie.properties has no " + TableProperty.NAME.key());
+    }
+    if (get(TableProperty.TIMELINE_LAYOUT_VERSION).isEmpty()) {
+      throw new InvalidTableException("table " + basePath + ": hoodie.properties has no "
+          + TableProperty.TIMELINE_LAYOUT_VERSION.key() + " (table version 6 needs layout "
+          + TIMELINE_LAYOUT_VERSION + ")");
+    }
+    int layout = timelineLayoutVersion();
+    if (layout != TIMELINE_LAYOUT_VERSION) {
+      throw new InvalidTableException("table " + basePath + " has timeline layout version " + layout
+          + "; table version 6 uses layout " + TIMELINE_LAYOUT_VERSION);
+    }
+  }
+
+  private static String versionHint(int version) {
+    if (version < SUPPORTED_TABLE_VERSION) {
+      return " (written by Hudi older than 0.14; upgrade it to version 6 by writing once with Hudi 0.14/0.15)";
+    }
+    if (version == 7 || version == 8) {
+      return " (written by Hudi 1.x; downgrade it to version 6 with Hudi 1.x before using Riverbed)";
+    }
+    return " (unknown to Hudi 0.15)";
+  }
+
+  // ---- helpers -------------------------------------------------------------------------------
+
+  private String nameOrUnknown() {
+    return get(TableProperty.NAME).orElse("<unnamed>");
+  }
+
+  private int parseInt(TableProperty property, String value) {
+    try {
+      return Integer.parseInt(value.trim());
+    } catch (NumberFormatException e) {
+      throw new InvalidTableException(
+          "table " + nameOrUnknown() + ": " + property.key() + " '" + value + "' is not a number");
+    }
+  }
+
+  private boolean bool(TableProperty property) {
+    return Boolean.parseBoolean(getOrDefault(property).trim());
+  }
+
+  private List<String> commaList(TableProperty property) {
+    String v = properties.get(property.key());
+    if (v == null || v.isBlank()) {
+      return List.of();
+    }
+    return Arrays.stream(v.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof TableConfig other && properties.equals(other.properties);
+  }
+
+  @Override
+  public int hashCode() {
+    return properties.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "TableConfig" + properties;
+  }
+
+  /**
+   * Builds the config of a new table: version 6, layout 1, archive folder, the writer keys of
+   * §1.2 and, for MERGE_ON_READ, payload class and merger strategy.
+   */
+  public static final class Builder {
+    private final String name;
+    private String database;
+    private TableType type = TableType.COPY_ON_WRITE;
+    private List<String> recordKeyFields = List.of();
+    private List<String> partitionFields = List.of();
+    private String precombineField;
+    private String keyGeneratorClass;
+    private boolean hiveStylePartitioning;
+    private boolean urlEncodePartitioning;
+    private boolean dropPartitionColumns;
+    private String createSchema;
+    private String baseFileFormat = "PARQUET";
+    private String payloadClass;
+    private String mergerStrategy = DEFAULT_MERGER_STRATEGY;
+    private TimelineTimezone timelineTimezone;
+    private boolean populateMetaFields = true;
+    private final TreeMap<String, String> extra = new TreeMap<>();
+
+    private Builder(String name) {
+      if (name == null || name.isBlank()) {
+        throw new IllegalArgumentException("table name must not be empty");
+      }
+      this.name = name;
+    }
+
+    public Builder database(String database) {
+      this.database = database;
+      return this;
+    }
+
+    public Builder type(TableType type) {
+      this.type = Objects.requireNonNull(type);
+      return this;
+    }
+
+    public Builder recordKeyFields(List<String> fields) {
+      this.recordKeyFields = List.copyOf(fields);
+      return this;
+    }
+
+    public Builder partitionFields(List<String> fields) {
+      this.partitionFields = List.copyOf(fields);
+      return this;
+    }
+
+    public Builder precombineField(String field) {
+      this.precombineField = field;
+      return this;
+    }
+
+    public Builder keyGeneratorClass(String className) {
+      this.keyGeneratorClass = className;
+      return this;
+    }
+
+    public Builder hiveStylePartitioning(boolean enabled) {
+      this.hiveStylePartitioning = enabled;
+      return this;
+    }
+
+    public Builder urlEncodePartitioning(boolean enabled) {
+      this.urlEncodePartitioning = enabled;
+      return this;
+    }
+
+    public Builder dropPartitionColumns(boolean enabled) {
+      this.dropPartitionColumns = enabled;
+      return this;
+    }
+
+    public Builder createSchema(String avroSchemaJson) {
+      this.createSchema = avroSchemaJson;
+      return this;
+    }
+
+    public Builder baseFileFormat(String format) {
+      this.baseFileFormat = Objects.requireNonNull(format);
+      return this;
+    }
+
+    /** Payload class; written for MERGE_ON_READ tables only (Hudi's builder does the same). */
+    public Builder payloadClass(String className) {
+      this.payloadClass = className;
+      return this;
+    }
+
+    public Builder recordMergerStrategy(String strategyId) {
+      this.mergerStrategy = Objects.requireNonNull(strategyId);
+      return this;
+    }
+
+    public Builder timelineTimezone(TimelineTimezone zone) {
+      this.timelineTimezone = zone;
+      return this;
+    }
+
+    public Builder populateMetaFields(boolean populate) {
+      this.populateMetaFields = populate;
+      return this;
+    }
+
+    /** Any other key Hudi persists (e.g. {@code hoodie.keygen.timebased.*}). */
+    public Builder property(String key, String value) {
+      extra.put(Objects.requireNonNull(key), Objects.requireNonNull(value));
+      return this;
+    }
+
+    public TableConfig build() {
+      var p = new TreeMap<String, String>(extra);
+      put(p, TableProperty.NAME, name);
+      if (database != null) {
+        put(p, TableProperty.DATABASE_NAME, database);
+      }
+      put(p, TableProperty.TYPE, type.name());
+      put(p, TableProperty.VERSION, String.valueOf(SUPPORTED_TABLE_VERSION));
+      put(p, TableProperty.TIMELINE_LAYOUT_VERSION, String.valueOf(TIMELINE_LAYOUT_VERSION));
+      put(p, TableProperty.ARCHIVELOG_FOLDER, TableProperty.ARCHIVELOG_FOLDER.defaultValue());
+      if (!recordKeyFields.isEmpty()) {
+        put(p, TableProperty.RECORD_KEY_FIELDS, String.join(",", recordKeyFields));
+      }
+      if (!partitionFields.isEmpty()) {
+        put(p, TableProperty.PARTITION_FIELDS, String.join(",", partitionFields));
+      }
+      if (precombineField != null) {
+        put(p, TableProperty.PRECOMBINE_FIELD, precombineField);
+      }
+      if (keyGeneratorClass != null) {
+        put(p, TableProperty.KEY_GENERATOR_CLASS, keyGeneratorClass);
+      }
+      put(p, TableProperty.HIVE_STYLE_PARTITIONING, String.valueOf(hiveStylePartitioning));
+      put(p, TableProperty.URL_ENCODE_PARTITIONING, String.valueOf(urlEncodePartitioning));
+      put(p, TableProperty.DROP_PARTITION_COLUMNS, String.valueOf(dropPartitionColumns));
+      put(p, TableProperty.BASE_FILE_FORMAT, baseFileFormat);
+      put(p, TableProperty.CDC_ENABLED, "false");
+      if (createSchema != null) {
+        put(p, TableProperty.CREATE_SCHEMA, createSchema);
+      }
+      if (type == TableType.MERGE_ON_READ) {
+        put(p, TableProperty.PAYLOAD_CLASS,
+            payloadClass != null ? payloadClass : TableProperty.PAYLOAD_CLASS.defaultValue());
+        put(p, TableProperty.RECORD_MERGER_STRATEGY, mergerStrategy);
+      }
+      if (timelineTimezone != null) {
+        put(p, TableProperty.TIMELINE_TIMEZONE, timelineTimezone.name());
+      }
+      if (!populateMetaFields) {
+        put(p, TableProperty.POPULATE_META_FIELDS, "false");
+      }
+      put(p, TableProperty.CHECKSUM, String.valueOf(checksumOf(database, name)));
+      return new TableConfig(p);
+    }
+
+    private static void put(Map<String, String> p, TableProperty property, String value) {
+      p.put(property.key(), value);
+    }
+  }
+}

@@ -1,0 +1,57 @@
+package io.riverbed.format.timeline;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import org.apache.avro.Schema;
+
+/**
+ * Avro schemas of the timeline records, as compiled into Hudi 0.15.0
+ * ({@code org.apache.hudi.avro.model}: same names, field order, unions and defaults), loaded from
+ * the {@code .avsc} resources next to this class.
+ */
+public final class TimelineSchemas {
+
+  public static final Schema COMPACTION_PLAN = load("HoodieCompactionPlan");
+  public static final Schema COMPACTION_OPERATION = arrayItem(COMPACTION_PLAN, "operations");
+  public static final Schema ROLLBACK_PLAN = load("HoodieRollbackPlan");
+  public static final Schema ROLLBACK_REQUEST = arrayItem(ROLLBACK_PLAN, "RollbackRequests");
+  public static final Schema ROLLBACK_METADATA = load("HoodieRollbackMetadata");
+  public static final Schema ROLLBACK_PARTITION_METADATA =
+      ROLLBACK_METADATA.getField("partitionMetadata").schema().getValueType();
+  public static final Schema INSTANT_INFO = arrayItem(ROLLBACK_METADATA, "instantsRollback");
+  public static final Schema CLEANER_PLAN = load("HoodieCleanerPlan");
+  public static final Schema CLEAN_METADATA = load("HoodieCleanMetadata");
+  public static final Schema REQUESTED_REPLACE_METADATA = load("HoodieRequestedReplaceMetadata");
+
+  private TimelineSchemas() {}
+
+  private static Schema load(String name) {
+    String resource = name + ".avsc";
+    try (InputStream in = TimelineSchemas.class.getResourceAsStream(resource)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + resource + " next to " + TimelineSchemas.class);
+      }
+      return new Schema.Parser().parse(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read schema resource " + resource, e);
+    }
+  }
+
+  /** The non-null branch of a nullable union, or the schema itself if it is not a union. */
+  static Schema nonNull(Schema schema) {
+    if (schema.getType() != Schema.Type.UNION) {
+      return schema;
+    }
+    return schema.getTypes().stream().filter(s -> s.getType() != Schema.Type.NULL).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("union of nulls: " + schema));
+  }
+
+  static Schema fieldSchema(Schema record, String field) {
+    return nonNull(record.getField(field).schema());
+  }
+
+  private static Schema arrayItem(Schema record, String field) {
+    return fieldSchema(record, field).getElementType();
+  }
+}

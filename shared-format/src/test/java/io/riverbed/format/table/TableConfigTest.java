@@ -1,0 +1,142 @@
+package io.riverbed.format.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.riverbed.format.InvalidTableException;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.Test;
+
+class TableConfigTest {
+
+  private static final Path BASE = new Path("file:/data/orders");
+
+  @Test
+  void checksumMatchesValuesInTablesWrittenByHudi() {
+    assertThat(TableConfig.checksumOf("default", "v6_empty")).isEqualTo(1980710965L);
+    assertThat(TableConfig.checksumOf("default", "v6_nonpartitioned")).isEqualTo(1363530505L);
+    assertThat(TableConfig.checksumOf("default", "v6_trips_8i3d")).isEqualTo(3180720914L);
+  }
+
+  @Test
+  void checksumWithoutDatabaseUsesEmptyDatabaseName() {
+    assertThat(TableConfig.checksumOf(null, "t")).isEqualTo(TableConfig.checksumOf("", "t"));
+  }
+
+  @Test
+  void builderWritesVersionLayoutChecksumAndMergeOnReadKeys() {
+    TableConfig config = TableConfig.builder("orders").database("default")
+        .type(TableType.MERGE_ON_READ)
+        .recordKeyFields(List.of("order_id"))
+        .partitionFields(List.of("dt"))
+        .precombineField("ts")
+        .keyGeneratorClass("org.apache.hudi.keygen.SimpleAvroKeyGenerator")
+        .hiveStylePartitioning(true)
+        .payloadClass("org.apache.hudi.common.model.DefaultHoodieRecordPayload")
+        .createSchema("{\"type\":\"record\",\"name\":\"orders_record\",\"fields\":[]}")
+        .build();
+
+    assertThat(config.properties()).containsEntry("hoodie.table.version", "6")
+        .containsEntry("hoodie.timeline.layout.version", "1")
+        .containsEntry("hoodie.table.type", "MERGE_ON_READ")
+        .containsEntry("hoodie.archivelog.folder", "archived")
+        .containsEntry("hoodie.compaction.payload.class", "org.apache.hudi.common.model.DefaultHoodieRecordPayload")
+        .containsEntry("hoodie.compaction.record.merger.strategy", "eeb8d96f-b1e4-49fd-bbf8-28ac514178e5")
+        .containsEntry("hoodie.table.checksum", String.valueOf(TableConfig.checksumOf("default", "orders")))
+        .doesNotContainKey("hoodie.table.metadata.partitions");
+    assertThat(config.name()).isEqualTo("orders");
+    assertThat(config.database()).contains("default");
+    assertThat(config.type()).isEqualTo(TableType.MERGE_ON_READ);
+    assertThat(config.version()).isEqualTo(6);
+    assertThat(config.timelineLayoutVersion()).isEqualTo(1);
+    assertThat(config.recordKeyFields()).containsExactly("order_id");
+    assertThat(config.partitionFields()).containsExactly("dt");
+    assertThat(config.precombineField()).contains("ts");
+    assertThat(config.keyGeneratorClass()).contains("org.apache.hudi.keygen.SimpleAvroKeyGenerator");
+    assertThat(config.hiveStylePartitioning()).isTrue();
+    assertThat(config.urlEncodePartitioning()).isFalse();
+    assertThat(config.dropPartitionColumns()).isFalse();
+    assertThat(config.createSchema()).hasValueSatisfying(s -> assertThat(s).startsWith("{\"type\""));
+    assertThat(config.baseFileFormat()).isEqualTo("PARQUET");
+    assertThat(config.populateMetaFields()).isTrue();
+    assertThat(config.hasValidChecksum()).isTrue();
+  }
+
+  @Test
+  void copyOnWriteBuilderLeavesPayloadAndMergerOut() {
+    TableConfig config = TableConfig.builder("t").build();
+    assertThat(config.properties()).doesNotContainKeys(
+        "hoodie.compaction.payload.class", "hoodie.compaction.record.merger.strategy", "hoodie.database.name");
+    assertThat(config.type()).isEqualTo(TableType.COPY_ON_WRITE);
+  }
+
+  @Test
+  void absentKeysReadAsHudiDefaults() {
+    TableConfig config = TableConfig.of(Map.of("hoodie.table.name", "t"));
+    assertThat(config.type()).isEqualTo(TableType.COPY_ON_WRITE);
+    assertThat(config.version()).isZero();
+    assertThat(config.payloadClass()).isEqualTo("org.apache.hudi.common.model.OverwriteWithLatestAvroPayload");
+    assertThat(config.recordMergerStrategy()).isEqualTo(TableConfig.DEFAULT_MERGER_STRATEGY);
+    assertThat(config.timelineTimezone()).isEqualTo(TimelineTimezone.LOCAL);
+    assertThat(config.populateMetaFields()).isTrue();
+    assertThat(config.partitionFields()).isEmpty();
+    assertThat(config.metadataPartitions()).isEmpty();
+    assertThat(config.isMetadataTableAvailable()).isFalse();
+    assertThat(config.hasValidChecksum()).isTrue();
+  }
+
+  @Test
+  void metadataPartitionsAreACommaList() {
+    TableConfig config = TableConfig.of(Map.of("hoodie.table.name", "t",
+        "hoodie.table.metadata.partitions", "column_stats,files"));
+    assertThat(config.metadataPartitions()).containsExactly("column_stats", "files");
+    assertThat(config.isMetadataTableAvailable()).isTrue();
+  }
+
+  @Test
+  void tableVersionFiveIsRefusedNamingPathAndVersion() {
+    TableConfig config = TableConfig.of(Map.of("hoodie.table.name", "t", "hoodie.table.version", "5",
+        "hoodie.timeline.layout.version", "1"));
+    assertThatThrownBy(() -> config.requireSupported(BASE))
+        .isInstanceOf(InvalidTableException.class)
+        .hasMessageContaining("file:/data/orders")
+        .hasMessageContaining("table version 5")
+        .hasMessageContaining("older than 0.14");
+  }
+
+  @Test
+  void tableVersionEightIsRefusedAsHudiOneTable() {
+    TableConfig config = TableConfig.of(Map.of("hoodie.table.name", "t", "hoodie.table.version", "8",
+        "hoodie.timeline.layout.version", "2"));
+    assertThatThrownBy(() -> config.requireSupported(BASE))
+        .isInstanceOf(InvalidTableException.class)
+        .hasMessageContaining("file:/data/orders")
+        .hasMessageContaining("table version 8")
+        .hasMessageContaining("Hudi 1.x");
+  }
+
+  @Test
+  void missingTimelineLayoutVersionIsRefused() {
+    TableConfig config = TableConfig.of(Map.of("hoodie.table.name", "t", "hoodie.table.version", "6"));
+    assertThatThrownBy(() -> config.requireSupported(BASE))
+        .isInstanceOf(InvalidTableException.class)
+        .hasMessageContaining("file:/data/orders")
+        .hasMessageContaining("hoodie.timeline.layout.version");
+    assertThatThrownBy(config::timelineLayoutVersion).isInstanceOf(InvalidTableException.class)
+        .hasMessageContaining("hoodie.timeline.layout.version");
+  }
+
+  @Test
+  void withRemovesKeysMappedToNull() {
+    TableConfig config = TableConfig.builder("t").precombineField("ts").build();
+    var changes = new java.util.HashMap<String, String>();
+    changes.put("hoodie.table.precombine.field", null);
+    changes.put("hoodie.table.metadata.partitions", "");
+    TableConfig changed = config.with(changes);
+    assertThat(changed.precombineField()).isEmpty();
+    assertThat(changed.properties()).containsEntry("hoodie.table.metadata.partitions", "");
+    assertThat(config.precombineField()).contains("ts");
+  }
+}
