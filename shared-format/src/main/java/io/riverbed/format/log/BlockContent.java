@@ -4,7 +4,6 @@ import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
-import java.io.InputStream;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -53,18 +52,6 @@ sealed interface BlockContent {
     @Override
     public String describe() {
       return "in-memory content (" + bytes.length + " bytes)";
-    }
-  }
-
-  /** Reads exactly {@code length} bytes into {@code buffer}, failing with EOF if the stream ends. */
-  static void readFully(InputStream in, byte[] buffer, int length) throws IOException {
-    int done = 0;
-    while (done < length) {
-      int n = in.read(buffer, done, length - done);
-      if (n < 0) {
-        throw new java.io.EOFException("content ended after " + done + " of " + length + " bytes");
-      }
-      done += n;
     }
   }
 }

@@ -1,7 +1,6 @@
 package io.riverbed.format.log;
 
 import static io.riverbed.format.log.LogTestSupport.SCHEMA;
-import static io.riverbed.format.log.LogTestSupport.concat;
 import static io.riverbed.format.log.LogTestSupport.localFs;
 import static io.riverbed.format.log.LogTestSupport.readAll;
 import static io.riverbed.format.log.LogTestSupport.readBytes;
@@ -201,9 +200,5 @@ class BlockRoundTripTest {
     return ByteBuffer.allocate((int) blockSize + 14)
         .put("#HUDI#".getBytes(StandardCharsets.US_ASCII)).putLong(blockSize).putInt(1).putInt(type)
         .put(header).putLong(content.length).put(content).putInt(0).putLong(blockSize + 6).array();
-  }
-
-  static byte[] twoBlocks(byte[] a, byte[] b) {
-    return concat(a, b);
   }
 }
