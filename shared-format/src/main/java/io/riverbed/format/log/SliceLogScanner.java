@@ -1,5 +1,6 @@
 package io.riverbed.format.log;
 
+import io.riverbed.format.timeline.InstantRange;
 import io.riverbed.format.CorruptFileException;
 import io.riverbed.format.InvalidRecordException;
 import io.riverbed.format.TableException;

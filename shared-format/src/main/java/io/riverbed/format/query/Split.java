@@ -1,5 +1,6 @@
 package io.riverbed.format.query;
 
+import io.riverbed.format.timeline.InstantRange;
 import io.riverbed.format.file.FileSlice;
 import java.util.Optional;
 

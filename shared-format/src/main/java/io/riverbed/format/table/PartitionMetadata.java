@@ -1,7 +1,7 @@
 package io.riverbed.format.table;
 
 import io.riverbed.format.CorruptFileException;
-import io.riverbed.format.TableException;
+import io.riverbed.format.file.OnceWrittenFile;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,8 +9,6 @@ import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.UUID;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
@@ -65,31 +63,19 @@ public record PartitionMetadata(String commitTime, int partitionDepth) {
       FileSystem fs, Path basePath, String relativePartitionPath, String commitTime) {
     Path folder = relativePartitionPath.isEmpty() ? basePath : new Path(basePath, relativePartitionPath);
     Path marker = markerPath(folder);
-    Path tmp = new Path(folder, FILE_NAME + "_" + UUID.randomUUID());
     var metadata = new PartitionMetadata(commitTime, depthOf(relativePartitionPath));
     try {
       if (fs.exists(marker)) {
         return false;
       }
       fs.mkdirs(folder);
-      try (FSDataOutputStream out = fs.create(tmp, false)) {
-        out.write(metadata.toBytes());
-      }
-      if (fs.exists(marker)) {
-        return false;
-      }
-      if (fs.rename(tmp, marker)) {
+      boolean created = OnceWrittenFile.create(fs, marker, metadata.toBytes(), folder);
+      if (created) {
         LOG.debug("Created partition marker {}", marker);
-        return true;
       }
-      if (fs.exists(marker)) {
-        return false;
-      }
-      throw new TableException("cannot create partition marker " + marker + " (rename of " + tmp + " failed)");
+      return created;
     } catch (IOException e) {
       throw new UncheckedIOException("cannot create partition marker " + marker, e);
-    } finally {
-      deleteQuietly(fs, tmp);
     }
   }
 
@@ -122,17 +108,6 @@ public record PartitionMetadata(String commitTime, int partitionDepth) {
     } catch (NumberFormatException e) {
       throw new CorruptFileException(
           "partition marker " + marker + ": " + PARTITION_DEPTH_KEY + " '" + depth + "' is not a number");
-    }
-  }
-
-  private static void deleteQuietly(FileSystem fs, Path tmp) {
-    try {
-      if (fs.exists(tmp)) {
-        fs.delete(tmp, false);
-      }
-    } catch (IOException e) {
-      // The marker itself is in place or the failure was reported; a stray temp file is harmless.
-      LOG.warn("cannot delete temporary partition marker {}", tmp, e);
     }
   }
 }

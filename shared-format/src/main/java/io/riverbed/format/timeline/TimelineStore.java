@@ -3,16 +3,13 @@ package io.riverbed.format.timeline;
 import io.riverbed.format.CommitConflictException;
 import io.riverbed.format.CorruptFileException;
 import io.riverbed.format.TableException;
+import io.riverbed.format.file.OnceWrittenFile;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
-import java.util.UUID;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -21,13 +18,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the active timeline from a table's {@code .hoodie} folder and makes state transitions
- * on it. Every state file is created once; a file is never visible half-written: on file
- * systems with atomic rename it is written to {@code .hoodie/.temp} first and renamed into
- * place, on object stores (atomic single PUT) it is written directly.
+ * on it. Every state file is created once and never visible half-written ({@link OnceWrittenFile}).
  */
 public final class TimelineStore {
   private static final Logger LOG = LoggerFactory.getLogger(TimelineStore.class);
-  private static final Set<String> OBJECT_STORE_SCHEMES = Set.of("s3", "s3a", "s3n", "gs", "abfs", "abfss", "wasb", "wasbs", "oss", "cos");
 
   private final FileSystem fs;
   private final Path metaPath;
@@ -114,22 +108,8 @@ public final class TimelineStore {
   public void create(Instant instant, byte[] content) {
     Path target = pathOf(instant);
     try {
-      if (fs.exists(target)) {
+      if (!OnceWrittenFile.create(fs, target, content, new Path(metaPath, ".temp"))) {
         throw new CommitConflictException("timeline file " + target + " exists already");
-      }
-      if (OBJECT_STORE_SCHEMES.contains(fs.getUri().getScheme())) {
-        try (FSDataOutputStream out = fs.create(target, false)) {
-          out.write(content);
-        }
-      } else {
-        Path temp = new Path(new Path(metaPath, ".temp"), "." + instant.fileName() + "." + UUID.randomUUID());
-        try (OutputStream out = fs.create(temp, false)) {
-          out.write(content);
-        }
-        if (!fs.rename(temp, target)) {
-          fs.delete(temp, false);
-          throw new CommitConflictException("cannot move " + temp + " to " + target + " (it may exist already)");
-        }
       }
       LOG.debug("created {}", target);
     } catch (IOException e) {

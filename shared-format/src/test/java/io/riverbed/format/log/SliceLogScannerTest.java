@@ -1,5 +1,6 @@
 package io.riverbed.format.log;
 
+import io.riverbed.format.timeline.InstantRange;
 import static io.riverbed.format.log.LogTestSupport.SCHEMA;
 import static io.riverbed.format.log.LogTestSupport.localFs;
 import static io.riverbed.format.log.LogTestSupport.readBytes;

@@ -1,4 +1,4 @@
-package io.riverbed.format.log;
+package io.riverbed.format.timeline;
 
 /**
  * Instants an incremental scan accepts: {@code startExclusive < instant <= endInclusive}. Either
