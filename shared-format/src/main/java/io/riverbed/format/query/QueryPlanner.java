@@ -1,0 +1,133 @@
+package io.riverbed.format.query;
+
+import io.riverbed.format.TableException;
+import io.riverbed.format.file.FileSlice;
+import io.riverbed.format.file.FileSystemView;
+import io.riverbed.format.file.FileSystemViewLoader;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableType;
+import io.riverbed.format.timeline.CommitMetadata;
+import io.riverbed.format.timeline.Instant;
+import io.riverbed.format.timeline.InstantRange;
+import io.riverbed.format.timeline.Timeline;
+import io.riverbed.format.timeline.TimelineStore;
+import io.riverbed.format.timeline.WriteStat;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Turns a {@link QuerySpec} into splits, with the semantics of Hudi's Spark reader: snapshot and
+ * time travel read the latest merged slices as of the query instant, read-optimized reads base
+ * files only, incremental reads only the files the commits in {@code (begin, end]} wrote.
+ */
+public final class QueryPlanner {
+  private QueryPlanner() {}
+
+  public static QueryPlan plan(Table table, QuerySpec spec) {
+    Timeline active = TimelineStore.at(table.fs(), table.metaPath()).load();
+    Optional<Schema> schema = TableSchemaResolver.resolve(table, active);
+    return switch (spec.type()) {
+      case SNAPSHOT -> snapshot(table, active, schema, spec.asOfInstant());
+      case READ_OPTIMIZED -> readOptimized(table, active, schema, spec.asOfInstant());
+      case INCREMENTAL -> incremental(table, active, schema, spec);
+    };
+  }
+
+  private static QueryPlan snapshot(Table table, Timeline active, Optional<Schema> schema, Optional<String> asOf) {
+    FileSystemView view = FileSystemViewLoader.load(table, active);
+    Optional<String> q = queryInstant(table, view, asOf);
+    List<Split> splits = q.map(instant -> toSplits(view.latestMergedSlices(instant), instant, null)).orElse(List.of());
+    return new QueryPlan(table, active, schema, q, Optional.empty(), splits);
+  }
+
+  private static QueryPlan readOptimized(Table table, Timeline active, Optional<Schema> schema, Optional<String> asOf) {
+    FileSystemView view = FileSystemViewLoader.load(table, active);
+    Optional<String> q = queryInstant(table, view, asOf);
+    List<Split> splits = q.map(instant -> toSplits(view.latestBaseFileSlices(instant), instant, null)).orElse(List.of());
+    return new QueryPlan(table, active, schema, q, Optional.empty(), splits);
+  }
+
+  private static Optional<String> queryInstant(Table table, FileSystemView view, Optional<String> asOf) {
+    Optional<String> latest = view.defaultQueryInstant();
+    if (asOf.isEmpty() || latest.isEmpty()) {
+      return latest;
+    }
+    return asOf;
+  }
+
+  private static QueryPlan incremental(Table table, Timeline active, Optional<Schema> schema, QuerySpec spec) {
+    boolean cow = table.type() == TableType.COPY_ON_WRITE;
+    Timeline candidates = (cow ? active.commitAndReplaceTimeline() : active.writeTimeline()).completed();
+    String begin = spec.beginInstant().orElseThrow();
+    String end = spec.endInstant().or(() -> candidates.last().map(Instant::time)).orElse(begin);
+    Optional<String> hole = firstHole(active, begin, end);
+    if (hole.isPresent()) {
+      if (spec.holesPolicy() == QuerySpec.HolesPolicy.FAIL) {
+        throw new TableException("table " + table.basePath() + ": instant " + hole.get()
+            + " is still incomplete inside the incremental range (" + begin + ", " + end + "]; roll it back or set "
+            + QuerySpec.HOLES_POLICY + "=BLOCK to read up to it");
+      }
+      String blocked = hole.get();
+      end = candidates.filter(i -> i.time().compareTo(blocked) < 0).last().map(Instant::time).orElse(begin);
+    }
+    Timeline selected = candidates.inRange(begin, end);
+    InstantRange range = InstantRange.between(begin, end);
+    if (selected.isEmpty()) {
+      return new QueryPlan(table, active, schema, Optional.of(end), Optional.of(range), List.of());
+    }
+    String last = selected.last().orElseThrow().time();
+    Map<String, Map<String, FileStatus>> files = filesWritten(table, selected);
+    FileSystemView view = FileSystemViewLoader.fromFiles(table, active, onlyValues(files));
+    List<FileSlice> slices = view.latestMergedSlices(last);
+    return new QueryPlan(table, active, schema, Optional.of(last), Optional.of(range), toSplits(slices, last, range));
+  }
+
+  /** The first commit/deltacommit/replacecommit still pending while a later one in (begin, end] completed. */
+  private static Optional<String> firstHole(Timeline active, String begin, String end) {
+    Timeline commits = active.commitsTimeline();
+    Optional<String> lastCompleted = commits.completed().inRange(begin, end).last().map(Instant::time);
+    if (lastCompleted.isEmpty()) {
+      return Optional.empty();
+    }
+    return commits.pending().instants().stream()
+        .map(Instant::time)
+        .filter(t -> t.compareTo(begin) > 0 && t.compareTo(lastCompleted.get()) < 0)
+        .findFirst();
+  }
+
+  /** Per partition, the files the selected commits wrote (a later commit's size wins for the same path). */
+  private static Map<String, Map<String, FileStatus>> filesWritten(Table table, Timeline selected) {
+    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+    Map<String, Map<String, FileStatus>> files = new LinkedHashMap<>();
+    for (Instant instant : selected.instants()) {
+      CommitMetadata metadata = CommitMetadata.fromJson(store.read(instant), store.pathOf(instant).toString());
+      metadata.partitionToWriteStats().forEach((partition, stats) -> {
+        Map<String, FileStatus> inPartition = files.computeIfAbsent(partition, p -> new LinkedHashMap<>());
+        for (WriteStat stat : stats) {
+          if (stat.path() == null || stat.path().isEmpty()) {
+            continue;
+          }
+          Path path = new Path(table.basePath(), stat.path());
+          inPartition.put(stat.path(), new FileStatus(stat.fileSizeInBytes(), false, 1, 0, 0, path));
+        }
+      });
+    }
+    return files;
+  }
+
+  private static Map<String, List<FileStatus>> onlyValues(Map<String, Map<String, FileStatus>> files) {
+    Map<String, List<FileStatus>> out = new LinkedHashMap<>();
+    files.forEach((p, m) -> out.put(p, new ArrayList<>(m.values())));
+    return out;
+  }
+
+  private static List<Split> toSplits(List<FileSlice> slices, String instant, InstantRange range) {
+    return slices.stream().map(s -> new Split(s, instant, Optional.ofNullable(range))).toList();
+  }
+}

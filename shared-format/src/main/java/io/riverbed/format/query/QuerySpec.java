@@ -1,0 +1,73 @@
+package io.riverbed.format.query;
+
+import io.riverbed.format.TableException;
+import io.riverbed.format.timeline.InstantTime;
+import java.util.Arrays;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * What a query asks of a table, with Hudi's option names: the query type, the time-travel
+ * instant, the incremental range and what to do about incomplete instants inside it.
+ */
+public record QuerySpec(QueryType type, Optional<String> asOfInstant, Optional<String> beginInstant,
+    Optional<String> endInstant, HolesPolicy holesPolicy) {
+
+  public static final String QUERY_TYPE = "hoodie.datasource.query.type";
+  public static final String BEGIN_INSTANT = "hoodie.datasource.read.begin.instanttime";
+  public static final String END_INSTANT = "hoodie.datasource.read.end.instanttime";
+  public static final String AS_OF_INSTANT = "as.of.instant";
+  public static final String HOLES_POLICY = "hoodie.read.timeline.holes.resolution.policy";
+
+  /** How an incremental query treats an incomplete instant older than a completed one in its range. */
+  public enum HolesPolicy {
+    /** Refuse the query (Hudi's default). */
+    FAIL,
+    /** Read only up to the instant before the first incomplete one. */
+    BLOCK;
+
+    static HolesPolicy fromOption(String value) {
+      return Arrays.stream(values()).filter(p -> p.name().equalsIgnoreCase(value.trim())).findFirst()
+          .orElseThrow(() -> new TableException(HOLES_POLICY + "='" + value + "' is not one of "
+              + Arrays.stream(values()).map(Enum::name).collect(Collectors.joining(", "))));
+    }
+  }
+
+  public QuerySpec {
+    if (type == QueryType.INCREMENTAL && beginInstant.isEmpty()) {
+      throw new TableException(BEGIN_INSTANT + " is required for an incremental query");
+    }
+    if (type == QueryType.INCREMENTAL && asOfInstant.isPresent()) {
+      throw new TableException(AS_OF_INSTANT + " cannot be combined with an incremental query");
+    }
+  }
+
+  public static QuerySpec snapshot() {
+    return new QuerySpec(QueryType.SNAPSHOT, Optional.empty(), Optional.empty(), Optional.empty(), HolesPolicy.FAIL);
+  }
+
+  public static QuerySpec readOptimized() {
+    return new QuerySpec(QueryType.READ_OPTIMIZED, Optional.empty(), Optional.empty(), Optional.empty(), HolesPolicy.FAIL);
+  }
+
+  public static QuerySpec asOf(String instant) {
+    return new QuerySpec(QueryType.SNAPSHOT, Optional.of(InstantTime.parseQueryInstant(instant)),
+        Optional.empty(), Optional.empty(), HolesPolicy.FAIL);
+  }
+
+  public static QuerySpec incremental(String beginExclusive, String endInclusive) {
+    return new QuerySpec(QueryType.INCREMENTAL, Optional.empty(), Optional.of(beginExclusive),
+        Optional.ofNullable(endInclusive), HolesPolicy.FAIL);
+  }
+
+  /** Reads the spec from reader options keyed by Hudi's names. */
+  public static QuerySpec fromOptions(Map<String, String> options) {
+    QueryType type = Optional.ofNullable(options.get(QUERY_TYPE)).map(QueryType::fromOption).orElse(QueryType.SNAPSHOT);
+    Optional<String> asOf = Optional.ofNullable(options.get(AS_OF_INSTANT)).map(InstantTime::parseQueryInstant);
+    Optional<String> begin = Optional.ofNullable(options.get(BEGIN_INSTANT)).map(String::trim);
+    Optional<String> end = Optional.ofNullable(options.get(END_INSTANT)).map(InstantTime::parseQueryInstant);
+    HolesPolicy holes = Optional.ofNullable(options.get(HOLES_POLICY)).map(HolesPolicy::fromOption).orElse(HolesPolicy.FAIL);
+    return new QuerySpec(type, asOf, begin, end, holes);
+  }
+}

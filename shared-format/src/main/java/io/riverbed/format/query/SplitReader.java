@@ -1,0 +1,217 @@
+package io.riverbed.format.query;
+
+import io.riverbed.format.TableException;
+import io.riverbed.format.base.BaseFileReader;
+import io.riverbed.format.base.CloseableIterator;
+import io.riverbed.format.file.BaseFile;
+import io.riverbed.format.file.FileSlice;
+import io.riverbed.format.file.LogFile;
+import io.riverbed.format.log.LogEntry;
+import io.riverbed.format.log.MergedLogRecords;
+import io.riverbed.format.log.SliceLogScanner;
+import io.riverbed.format.record.MetaFields;
+import io.riverbed.format.record.PayloadMergeRule;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.timeline.InstantCommittedPredicate;
+import io.riverbed.format.timeline.InstantRange;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * Reads the records of one {@link Split}: a base-only slice is streamed from its Parquet file; a
+ * slice with logs has its logs merged (bounded memory, spilling) and every base record combined
+ * with its key's log entry by the table's payload rule, then the keys only the logs hold follow.
+ * Incremental splits keep only records whose commit time lies in the range.
+ */
+public final class SplitReader {
+  private final Table table;
+  private final Schema tableSchema;
+  private final Predicate<String> committed;
+  private final PayloadMergeRule mergeRule;
+  private final String orderingField;
+  private final ReadSettings settings;
+
+  private SplitReader(Table table, Schema tableSchema, Predicate<String> committed, ReadSettings settings) {
+    this.table = table;
+    this.tableSchema = tableSchema;
+    this.committed = committed;
+    this.mergeRule = PayloadMergeRule.forPayloadClass(table.config().payloadClass());
+    this.orderingField = table.config().precombineField().filter(f -> tableSchema.getField(f) != null).orElse(null);
+    this.settings = settings;
+  }
+
+  /** A reader for the splits of {@code plan}; the plan must have a schema (a table with data). */
+  public static SplitReader of(QueryPlan plan, ReadSettings settings) {
+    Schema schema = plan.schema().orElseThrow(() -> new TableException("table " + plan.table().basePath() + " has no schema yet"));
+    return new SplitReader(plan.table(), schema, InstantCommittedPredicate.of(plan.activeTimeline()), settings);
+  }
+
+  public Schema tableSchema() {
+    return tableSchema;
+  }
+
+  /**
+   * The split's records. With {@code projection} (a subset of the table schema's fields) a
+   * base-only split reads just those columns; merged records always carry the full schema.
+   */
+  public CloseableIterator<GenericRecord> read(Split split, Optional<Schema> projection) {
+    FileSlice slice = split.slice();
+    Predicate<GenericRecord> inRange = split.range().map(SplitReader::commitTimeIn).orElse(r -> true);
+    if (slice.logFiles().isEmpty()) {
+      BaseFile base = slice.baseFile().orElseThrow(() -> new TableException("empty file slice " + slice.fileGroupId()));
+      Schema readSchema = projection.filter(p -> split.range().isEmpty() || p.getField(MetaFields.COMMIT_TIME) != null).orElse(tableSchema);
+      return filtered(BaseFileReader.open(table.fs().getConf(), base.path()).records(readSchema), inRange);
+    }
+    return filtered(new MergedSlice(slice, scanLogs(split)), inRange);
+  }
+
+  private MergedLogRecords scanLogs(Split split) {
+    SliceLogScanner.Builder builder = SliceLogScanner.builder(table.fs())
+        .readerSchema(tableSchema)
+        .latestInstantTime(split.latestInstant())
+        .committed(committed)
+        .orderingField(orderingField)
+        .recordKeyField(MetaFields.RECORD_KEY)
+        .mergeRule(mergeRule)
+        .memoryBudgetBytes(settings.maxMemoryForMergeBytes())
+        .spillDirectory(settings.spillDirectory());
+    for (LogFile log : split.slice().logFiles()) {
+      builder.logFile(log.path(), log.length());
+    }
+    split.range().ifPresent(builder::instantRange);
+    return builder.build().scan();
+  }
+
+  private static Predicate<GenericRecord> commitTimeIn(InstantRange range) {
+    return r -> {
+      Object t = r.get(MetaFields.COMMIT_TIME);
+      return t != null && range.contains(t.toString());
+    };
+  }
+
+  private static CloseableIterator<GenericRecord> filtered(CloseableIterator<GenericRecord> source, Predicate<GenericRecord> keep) {
+    return new CloseableIterator<>() {
+      private GenericRecord next;
+
+      @Override
+      public boolean hasNext() {
+        while (next == null && source.hasNext()) {
+          GenericRecord r = source.next();
+          if (keep.test(r)) {
+            next = r;
+          }
+        }
+        return next != null;
+      }
+
+      @Override
+      public GenericRecord next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException();
+        }
+        GenericRecord r = next;
+        next = null;
+        return r;
+      }
+
+      @Override
+      public void close() {
+        source.close();
+      }
+    };
+  }
+
+  /** Base records merged with their log entries, then the log-only records. */
+  private final class MergedSlice implements CloseableIterator<GenericRecord> {
+    private final MergedLogRecords logs;
+    private final CloseableIterator<GenericRecord> base;
+    private final Set<String> mergedKeys = new HashSet<>();
+    private Iterator<LogEntry> logOnly;
+    private GenericRecord next;
+
+    MergedSlice(FileSlice slice, MergedLogRecords logs) {
+      this.logs = logs;
+      this.base = slice.baseFile()
+          .map(b -> BaseFileReader.open(table.fs().getConf(), b.path()).records(tableSchema))
+          .orElseGet(SplitReader::emptyIterator);
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (next == null) {
+        if (base.hasNext()) {
+          next = mergeWithBase(base.next());
+        } else if (logOnly == null) {
+          logOnly = logs.iterator();
+        } else if (logOnly.hasNext()) {
+          LogEntry entry = logOnly.next();
+          if (!entry.isDelete() && !mergedKeys.contains(entry.recordKey()) && entry instanceof LogEntry.Upsert u) {
+            next = u.record();
+          }
+        } else {
+          return false;
+        }
+      }
+      return true;
+    }
+
+    private GenericRecord mergeWithBase(GenericRecord baseRecord) {
+      Object keyValue = baseRecord.get(MetaFields.RECORD_KEY);
+      if (keyValue == null) {
+        throw new TableException("record without " + MetaFields.RECORD_KEY + " in a base file of " + table.basePath());
+      }
+      String key = keyValue.toString();
+      Optional<LogEntry> entry = logs.get(key);
+      if (entry.isEmpty()) {
+        return baseRecord;
+      }
+      mergedKeys.add(key);
+      GenericRecord logRecord = entry.get() instanceof LogEntry.Upsert u ? u.record() : null;
+      return mergeRule.combineWithBase(key, baseRecord, logRecord, orderingField).orElse(null);
+    }
+
+    @Override
+    public GenericRecord next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      GenericRecord r = next;
+      next = null;
+      return r;
+    }
+
+    @Override
+    public void close() {
+      try {
+        base.close();
+      } finally {
+        logs.close();
+      }
+    }
+  }
+
+  private static CloseableIterator<GenericRecord> emptyIterator() {
+    Iterator<GenericRecord> none = Collections.emptyIterator();
+    return new CloseableIterator<>() {
+      @Override
+      public boolean hasNext() {
+        return none.hasNext();
+      }
+
+      @Override
+      public GenericRecord next() {
+        return none.next();
+      }
+
+      @Override
+      public void close() {}
+    };
+  }
+}
