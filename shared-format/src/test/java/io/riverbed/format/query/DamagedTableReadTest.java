@@ -1,0 +1,112 @@
+package io.riverbed.format.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.riverbed.format.log.AvroDataBlock;
+import io.riverbed.format.log.LogFileWriter;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.testing.TableReads;
+import io.riverbed.format.record.TableSchemas;
+import io.riverbed.format.timeline.Action;
+import io.riverbed.format.timeline.CommitMetadata;
+import io.riverbed.format.timeline.WriteOperationType;
+import io.riverbed.format.timeline.TimelineStore;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A Hudi-written table damaged the ways crashes damage tables: reads return the committed rows exactly. */
+class DamagedTableReadTest {
+  @TempDir java.nio.file.Path dir;
+  java.nio.file.Path copy;
+  FileSystem fs;
+
+  @BeforeEach
+  void copyTable() throws Exception {
+    java.nio.file.Path source = java.nio.file.Path.of(getClass().getResource("/hudi-0.15/mor_small").toURI());
+    copy = dir.resolve("mor_small");
+    try (Stream<java.nio.file.Path> files = Files.walk(source)) {
+      for (java.nio.file.Path p : files.sorted(Comparator.naturalOrder()).toList()) {
+        java.nio.file.Path target = copy.resolve(source.relativize(p).toString());
+        if (Files.isDirectory(p)) {
+          Files.createDirectories(target);
+        } else {
+          Files.copy(p, target);
+        }
+      }
+    }
+    Files.createDirectories(copy.resolve(".hoodie/.temp"));
+    fs = FileSystem.getLocal(new Configuration()).getRaw();
+  }
+
+  Table table() {
+    return Table.open(fs, new Path(copy.toUri()));
+  }
+
+  static List<String> expectedSnapshot() throws Exception {
+    java.nio.file.Path p = java.nio.file.Path.of(DamagedTableReadTest.class.getResource("/hudi-0.15/expected/mor_small/snapshot.jsonl").toURI());
+    return Files.readAllLines(p, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).sorted().toList();
+  }
+
+  /** The newest log file of the first partition's file group. */
+  java.nio.file.Path newestLog() throws Exception {
+    try (Stream<java.nio.file.Path> files = Files.list(copy.resolve("asia/india/chennai"))) {
+      return files.filter(p -> p.getFileName().toString().contains(".log.")).max(Comparator.comparing(p -> p.getFileName().toString())).orElseThrow();
+    }
+  }
+
+  @Test
+  void truncatedLastLogBlockIsIgnored() throws Exception {
+    java.nio.file.Path log = newestLog();
+    byte[] dataLog = Files.readAllBytes(copy.resolve("asia/india/chennai").resolve(log.getFileName().toString().replace(".log.4_1-0-1", ".log.1_1-21-47")));
+    byte[] original = Files.readAllBytes(log);
+    byte[] damaged = new byte[original.length + dataLog.length / 2];
+    System.arraycopy(original, 0, damaged, 0, original.length);
+    System.arraycopy(dataLog, 0, damaged, original.length, dataLog.length / 2);
+    Files.write(log, damaged);
+
+    assertThat(TableReads.lines(table(), QuerySpec.snapshot())).containsExactlyElementsOf(expectedSnapshot());
+  }
+
+  @Test
+  void leftoverInflightInstantAndItsLogBlocksAreInvisible() throws Exception {
+    Table table = table();
+    TimelineStore store = TimelineStore.at(fs, table.metaPath());
+    String crashed = "20261129150000000";
+    store.transitionToInflight(store.createRequested(crashed, Action.DELTA_COMMIT, new byte[0]), new byte[0]);
+    Schema schema = QueryPlanner.plan(table, QuerySpec.snapshot()).schema().orElseThrow();
+    GenericRecord record = new GenericData.Record((GenericData.Record) TableReads.read(table, QuerySpec.snapshot()).get(0), true);
+    record.put("_hoodie_commit_time", crashed);
+    record.put("_hoodie_record_key", "uncommitted-key");
+    record.put("_hoodie_partition_path", "asia/india/chennai");
+    record.put("uuid", "uncommitted-key");
+    String name = newestLog().getFileName().toString().replace(".log.4_1-0-1", ".log.5_0-1-0");
+    LogFileWriter writer = LogFileWriter.create(fs, new Path(copy.resolve("asia/india/chennai").resolve(name).toUri()));
+    try {
+      writer.append(AvroDataBlock.of(crashed, schema, List.of(record)));
+      writer.close();
+    } finally {
+      writer.abort();
+    }
+
+    String later = "20261129150000001";
+    store.complete(store.transitionToInflight(store.createRequested(later, Action.DELTA_COMMIT, new byte[0]), new byte[0]),
+        CommitMetadata.builder(WriteOperationType.UPSERT).schema(TableSchemas.removeMetaFields(schema).toString()).build().toJsonBytes());
+
+    QueryPlan plan = QueryPlanner.plan(table, QuerySpec.snapshot());
+    assertThat(plan.queryInstant()).contains(later);
+    assertThat(TableReads.lines(table, QuerySpec.snapshot())).containsExactlyElementsOf(expectedSnapshot());
+    assertThat(TableReads.lines(table, QuerySpec.readOptimized())).hasSize(8);
+  }
+}
