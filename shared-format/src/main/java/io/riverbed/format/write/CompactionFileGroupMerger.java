@@ -80,9 +80,11 @@ final class CompactionFileGroupMerger {
    * Writes the new base file of {@code operation}.
    *
    * @param taskIndex position of the operation in the plan, used in the write token
+   * @param attempt 0 for the first run of the compaction, 1 for a run that recovers an interrupted
+   *     one; the last part of the write token
    * @return the write stat of the new file, or empty if no file was needed
    */
-  Optional<WriteStat> merge(CompactionOperation operation, int taskIndex) {
+  Optional<WriteStat> merge(CompactionOperation operation, int taskIndex, int attempt) {
     long scanStart = System.nanoTime();
     Path folder = table.partitionPath(operation.partitionPath());
     Optional<Path> oldBase = operation.dataFile().map(name -> new Path(folder, name));
@@ -94,7 +96,7 @@ final class CompactionFileGroupMerger {
         return Optional.empty();
       }
       long writeStart = System.nanoTime();
-      String fileName = FileNames.baseFileName(operation.fileId(), FileNames.writeToken(taskIndex, 1, 0), instantTime);
+      String fileName = FileNames.baseFileName(operation.fileId(), FileNames.writeToken(taskIndex, 1, attempt), instantTime);
       markers.mark(operation.partitionPath(), fileName, oldBase.isPresent() ? Markers.Type.MERGE : Markers.Type.CREATE);
       Counts counts = new Counts();
       BaseFileWriter writer = BaseFileWriter.create(table.fs().getConf(), new Path(folder, fileName), writerSchema,

@@ -94,7 +94,8 @@ public final class CompactionRunner {
           + " (log file paths); only version 2 (log file names) is supported");
     }
     Markers markers = Markers.of(table.fs(), table.metaPath(), instantTime);
-    if (store.exists(inflight)) {
+    boolean recovering = store.exists(inflight);
+    if (recovering) {
       LOG.info("Compaction {} of {} was interrupted; deleting its partial base files and redoing it",
           instantTime, table.basePath());
       deletePartialOutputs(plan, markers);
@@ -116,7 +117,7 @@ public final class CompactionRunner {
         .schema(tableSchema);
     int index = 0;
     for (CompactionOperation operation : plan.operations()) {
-      merger.merge(operation, index++).ifPresent(metadata::addWriteStat);
+      merger.merge(operation, index++, recovering ? 1 : 0).ifPresent(metadata::addWriteStat);
     }
     if (plan.extraMetadata() != null) {
       plan.extraMetadata().forEach(metadata::extraMetadata);

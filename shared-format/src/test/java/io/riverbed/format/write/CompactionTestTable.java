@@ -11,6 +11,7 @@ import io.riverbed.format.file.FileSystemView;
 import io.riverbed.format.file.FileSystemViewLoader;
 import io.riverbed.format.file.LogFile;
 import io.riverbed.format.log.AvroDataBlock;
+import io.riverbed.format.log.CommandBlock;
 import io.riverbed.format.log.DeleteBlock;
 import io.riverbed.format.log.DeleteRecord;
 import io.riverbed.format.log.LogEntry;
@@ -146,6 +147,27 @@ final class CompactionTestTable {
     String time = nextInstant();
     begin(time);
     writeLogs(time, rows);
+    return time;
+  }
+
+  /**
+   * Appends a rollback command block cancelling {@code target} to a file group, in a new log file
+   * of its latest slice (what a rollback writes; the timeline is left alone). Returns the instant
+   * of the command block.
+   */
+  String rollbackLog(String partition, String fileId, String target) {
+    String time = nextInstant();
+    var id = new FileGroupId(partition, fileId);
+    FileSlice slice = FileSystemViewLoader.load(table, timeline()).latestSliceForWrite(id).orElseThrow();
+    String name = FileNames.logFileName(fileId, slice.baseInstant(), nextLogVersion(id, slice.baseInstant()),
+        FileNames.UNKNOWN_WRITE_TOKEN);
+    LogFileWriter writer = LogFileWriter.create(table.fs(), new Path(folder(partition), name));
+    try {
+      writer.append(CommandBlock.rollback(time, target));
+      writer.close();
+    } finally {
+      writer.abort();
+    }
     return time;
   }
 
