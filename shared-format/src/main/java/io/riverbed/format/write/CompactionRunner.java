@@ -1,0 +1,200 @@
+package io.riverbed.format.write;
+
+import io.riverbed.format.TableException;
+import io.riverbed.format.record.MetaFields;
+import io.riverbed.format.record.TableSchemas;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableProperty;
+import io.riverbed.format.timeline.Action;
+import io.riverbed.format.timeline.CommitMetadata;
+import io.riverbed.format.timeline.CompactionOperation;
+import io.riverbed.format.timeline.CompactionPlan;
+import io.riverbed.format.timeline.Instant;
+import io.riverbed.format.timeline.InstantCommittedPredicate;
+import io.riverbed.format.timeline.State;
+import io.riverbed.format.timeline.Timeline;
+import io.riverbed.format.timeline.TimelineStore;
+import io.riverbed.format.timeline.WriteOperationType;
+import io.riverbed.format.timeline.WriteStat;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Executes a requested compaction C, as Hudi 0.15's compactor does:
+ *
+ * <ol>
+ *   <li>{@code C.compaction.inflight} (empty) is created. If it exists already a previous run
+ *       crashed: every base file of C in the plan's file groups (found through the markers of C and
+ *       by listing {@code <fileId>_*_C.parquet}) is deleted first, then the work is redone. Log
+ *       files of slice C that writers appended after scheduling are never touched.
+ *   <li>Each operation's old base file and log files are merged ({@link CompactionFileGroupMerger})
+ *       into {@code <fileId>_<token>_C.parquet}, with a marker per file.
+ *   <li>{@code C.commit} is written with {@code compacted: true}, operation {@code COMPACT}, one
+ *       write stat per file written, the table schema (without meta fields) under {@code schema}
+ *       and the plan's extra metadata. The requested and inflight files stay.
+ * </ol>
+ *
+ * Hudi rolls an inflight compaction back with a rollback instant before retrying; Riverbed
+ * deletes the partial base files directly, which leaves the same files and a timeline without
+ * the extra rollback instant. Two runners must not execute the same compaction at once.
+ */
+public final class CompactionRunner {
+  private static final Logger LOG = LoggerFactory.getLogger(CompactionRunner.class);
+
+  private final Table table;
+  private final String instantTime;
+  private CompactionOptions options = CompactionOptions.defaults();
+
+  private CompactionRunner(Table table, String instantTime) {
+    this.table = Objects.requireNonNull(table, "table");
+    this.instantTime = Objects.requireNonNull(instantTime, "instantTime");
+  }
+
+  /** A runner for the compaction requested at {@code instantTime}. */
+  public static CompactionRunner of(Table table, String instantTime) {
+    return new CompactionRunner(table, instantTime);
+  }
+
+  public CompactionRunner options(CompactionOptions compactionOptions) {
+    this.options = Objects.requireNonNull(compactionOptions);
+    return this;
+  }
+
+  /**
+   * Runs (or finishes) the compaction and returns the metadata of {@code C.commit}. A compaction
+   * that is already complete is not run again; its metadata is returned.
+   *
+   * @throws TableException if there is no {@code C.compaction.requested}
+   */
+  public CommitMetadata run() {
+    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+    Instant requested = Instant.requested(instantTime, Action.COMPACTION);
+    Instant inflight = requested.withState(State.INFLIGHT);
+    Instant completed = requested.withState(State.COMPLETED);
+    if (!store.exists(requested)) {
+      throw new TableException("no compaction requested at " + instantTime + " in table " + table.basePath()
+          + ": " + store.pathOf(requested) + " does not exist");
+    }
+    if (store.exists(completed)) {
+      LOG.info("Compaction {} of {} is already complete", instantTime, table.basePath());
+      return CommitMetadata.fromJson(store.read(completed), store.pathOf(completed).toString());
+    }
+    CompactionPlan plan = CompactionPlan.fromBytes(store.read(requested), store.pathOf(requested).toString());
+    if (plan.version() < CompactionPlan.LATEST_VERSION) {
+      throw new TableException("compaction plan " + store.pathOf(requested) + " has version " + plan.version()
+          + " (log file paths); only version 2 (log file names) is supported");
+    }
+    Markers markers = Markers.of(table.fs(), table.metaPath(), instantTime);
+    boolean recovering = store.exists(inflight);
+    if (recovering) {
+      LOG.info("Compaction {} of {} was interrupted; deleting its partial base files and redoing it",
+          instantTime, table.basePath());
+      deletePartialOutputs(plan, markers);
+    } else {
+      store.transitionToInflight(requested, new byte[0]);
+    }
+
+    Timeline timeline = store.load();
+    String tableSchema = tableSchema(store, timeline);
+    Schema schema = new Schema.Parser().parse(tableSchema);
+    if (schema.getFields().stream().anyMatch(f -> MetaFields.isMetaField(f.name()))) {
+      schema = TableSchemas.removeMetaFields(schema);
+      tableSchema = schema.toString();
+    }
+    var merger = new CompactionFileGroupMerger(table, instantTime, schema,
+        InstantCommittedPredicate.of(timeline), options, markers);
+    CommitMetadata.Builder metadata = CommitMetadata.builder(WriteOperationType.COMPACT)
+        .compacted(true)
+        .schema(tableSchema);
+    int index = 0;
+    for (CompactionOperation operation : plan.operations()) {
+      merger.merge(operation, index++, recovering ? 1 : 0).ifPresent(metadata::addWriteStat);
+    }
+    if (plan.extraMetadata() != null) {
+      plan.extraMetadata().forEach(metadata::extraMetadata);
+    }
+    CommitMetadata result = metadata.build();
+    store.complete(inflight, result.toJsonBytes());
+    LOG.info("Completed compaction {} of {}: {} base files written", instantTime, table.basePath(),
+        result.writeStats().size());
+    deleteMarkersAfterCommit(markers);
+    return result;
+  }
+
+  /** Deletes base files of this instant in the plan's file groups, then the markers. */
+  private void deletePartialOutputs(CompactionPlan plan, Markers markers) {
+    List<Path> doomed = new ArrayList<>();
+    for (Markers.Marker marker : markers.list()) {
+      doomed.add(new Path(table.partitionPath(marker.partitionPath()), marker.fileName()));
+    }
+    for (CompactionOperation op : plan.operations()) {
+      Path folder = table.partitionPath(op.partitionPath());
+      String prefix = op.fileId() + "_";
+      String suffix = "_" + instantTime + ".parquet";
+      try {
+        for (FileStatus st : table.fs().listStatus(folder)) {
+          String name = st.getPath().getName();
+          if (st.isFile() && name.startsWith(prefix) && name.endsWith(suffix)) {
+            doomed.add(st.getPath());
+          }
+        }
+      } catch (FileNotFoundException e) {
+        // partition folder gone: nothing of ours in it
+      } catch (IOException e) {
+        throw new TableException("cannot list " + folder + " to clean up compaction " + instantTime, e);
+      }
+    }
+    for (Path path : doomed) {
+      if (!path.getName().endsWith("_" + instantTime + ".parquet")) {
+        throw new TableException("marker of compaction " + instantTime + " in table " + table.basePath()
+            + " names " + path + ", which is not a base file of that instant");
+      }
+      try {
+        if (table.fs().delete(path, false)) {
+          LOG.debug("Deleted partial compaction output {}", path);
+        }
+      } catch (IOException e) {
+        throw new TableException("cannot delete partial output " + path + " of compaction " + instantTime, e);
+      }
+    }
+    markers.delete();
+  }
+
+  private void deleteMarkersAfterCommit(Markers markers) {
+    try {
+      markers.delete();
+    } catch (TableException e) {
+      // The commit is done; leftover markers only cost space and are ignored by readers.
+      LOG.warn("Compaction {} of {} is committed but its markers could not be deleted", instantTime,
+          table.basePath(), e);
+    }
+  }
+
+  /**
+   * The table schema without meta fields: {@code schema} of the newest completed commit that can
+   * change the schema (compactions and clusterings cannot), else {@code hoodie.table.create.schema}.
+   */
+  private String tableSchema(TimelineStore store, Timeline timeline) {
+    List<Instant> commits = timeline.commitsTimeline().completed().instants();
+    for (int i = commits.size() - 1; i >= 0; i--) {
+      Instant commit = commits.get(i);
+      CommitMetadata metadata = CommitMetadata.fromJson(store.read(commit), store.pathOf(commit).toString());
+      Optional<String> schema = metadata.schema();
+      if (metadata.operationType().canUpdateSchema() && schema.isPresent()) {
+        return schema.get();
+      }
+    }
+    return table.config().createSchema().orElseThrow(() -> new TableException("cannot compact "
+        + instantTime + " in table " + table.basePath() + ": no completed commit has a schema and "
+        + TableProperty.CREATE_SCHEMA.key() + " is not set"));
+  }
+}
