@@ -16,7 +16,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -148,11 +147,13 @@ public final class Rows {
     return new Rows(lines.stream().filter(l -> keep.test(parse(l))).toList());
   }
 
-  /** Distinct text values of one top-level column. */
+  /** Distinct text values of one top-level column, sorted; JSON null and absent become {@code null}, first. */
   public Set<String> values(String column) {
     return lines.stream().map(Rows::parse).map(n -> n.get(column))
         .map(v -> v == null || v.isNull() ? null : v.asText())
-        .collect(Collectors.toCollection(TreeSet::new));
+        .distinct()
+        .sorted(java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder()))
+        .collect(Collectors.toCollection(java.util.LinkedHashSet::new));
   }
 
   private Rows map(java.util.function.UnaryOperator<ObjectNode> f) {

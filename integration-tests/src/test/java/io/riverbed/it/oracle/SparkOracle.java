@@ -60,7 +60,20 @@ public final class SparkOracle {
   }
 
   static Dataset<Row> load(SparkSession spark, Path tablePath, Query query) {
-    return spark.read().format(HUDI_SOURCE).options(query.hudiOptions()).load(tablePath.toUri().toString());
+    return load(spark, HUDI_SOURCE, tablePath, query);
+  }
+
+  /**
+   * The same query (same Hudi option keys) through another datasource, named by class: how a
+   * test puts a reader under test next to the oracle, e.g.
+   * {@code readWith(OUR_SOURCE, path, q).assertSameAs(read(path, q), "...")}.
+   */
+  public static Rows readWith(String sourceClass, Path tablePath, Query query) {
+    return canonicalRows(load(spark(), sourceClass, tablePath, query));
+  }
+
+  static Dataset<Row> load(SparkSession spark, String sourceClass, Path tablePath, Query query) {
+    return spark.read().format(sourceClass).options(query.hudiOptions()).load(tablePath.toUri().toString());
   }
 
   /** Completed instants of the table (listing {@code .hoodie}, no Hudi API). */

@@ -96,7 +96,10 @@ public final class ScenarioWriter {
     var commit = new ScenarioTable.Commit(written, operation, model.state());
     commits.add(commit);
     for (TimelineInstant service : added.subList(1, added.size())) {
-      commits.add(new ScenarioTable.Commit(service, "compaction", model.state()));
+      // A table service that completed inside the write (inline compaction: a `commit` on MOR).
+      String label = spec.type() == TableSpec.TableType.MERGE_ON_READ && service.action().equals("commit")
+          ? "compaction" : service.action();
+      commits.add(new ScenarioTable.Commit(service, label, model.state()));
     }
     LOG.info("{} {} of {} records -> {} in {} ms ({} live)", spec.name(), operation, trips.size(), added,
         (System.nanoTime() - start) / 1_000_000, model.size());
