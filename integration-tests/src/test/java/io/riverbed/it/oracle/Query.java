@@ -78,12 +78,14 @@ public record Query(QueryKind kind, String beginExclusive, String endInclusive, 
   }
 
   public static Query parse(String text) {
+    if (text.startsWith("as_of:")) {
+      return asOf(text.substring("as_of:".length())); // may itself hold colons (yyyy-MM-dd HH:mm:ss)
+    }
     var parts = text.split(":", -1);
     return switch (parts[0]) {
       case "snapshot" -> snapshot();
       case "read_optimized" -> readOptimized();
       case "incremental" -> parts[2].isEmpty() ? incremental(parts[1]) : incremental(parts[1], parts[2]);
-      case "as_of" -> asOf(parts[1]);
       default -> throw new IllegalArgumentException("unknown query: " + text);
     };
   }
