@@ -1,0 +1,140 @@
+package io.riverbed.it.oracle;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/**
+ * Apache Hudi 1.0.x as a second oracle. Its Spark bundle cannot share a classpath with 0.15's, so
+ * each call forks a JVM whose classpath is the test classpath without the 0.15 bundle plus the
+ * 1.0.x bundle the build copied into {@code target/hudi-<version>/}, runs
+ * {@link NextHudiReaderMain} and parses the canonical JSON rows it writes.
+ *
+ * <p>A fork costs a JVM and a Spark session start (several seconds): ask for all reads in one
+ * call.
+ */
+public final class NextHudiOracle {
+
+  private static final long TIMEOUT_MINUTES = 5;
+
+  private NextHudiOracle() {
+  }
+
+  /** One read: a query over a table. */
+  public record Read(Path table, Query query) {
+    @Override
+    public String toString() {
+      return query + " of " + table;
+    }
+  }
+
+  /** What the 1.0.x reader returned (one {@link Rows} per read, in order), and where its Hudi came from. */
+  public record Answer(List<Rows> rows, String hudiOrigin) {
+  }
+
+  /** Hudi 1.0.x's answers to {@code queries} over the table at {@code tablePath}, in order. */
+  public static Answer read(Path tablePath, List<Query> queries) {
+    return read(queries.stream().map(q -> new Read(tablePath, q)).toList());
+  }
+
+  /** Hudi 1.0.x's answers to {@code reads}, in order, from one child JVM. */
+  public static Answer read(List<Read> reads) {
+    Path out = scratchDir();
+    Path log = out.resolve("child.log");
+    var command = new ArrayList<String>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx1g");
+    command.addAll(Arrays.asList(System.getProperty("riverbed.test.jvm.flags", "").trim().split("\\s+")));
+    command.add("-Djava.io.tmpdir=" + out.resolve("tmp"));
+    command.add("-Duser.timezone=UTC");
+    command.add("-Djdk.attach.allowAttachSelf=true");
+    command.add("-cp");
+    command.add(childClasspath());
+    command.add(NextHudiReaderMain.class.getName());
+    command.add(out.toString());
+    for (Read r : reads) {
+      command.add(r.table().toAbsolutePath().toString());
+      command.add(r.query().encode());
+    }
+    command.removeIf(String::isEmpty);
+    try {
+      Files.createDirectories(out.resolve("tmp"));
+      Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+      if (!child.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
+        child.destroyForcibly();
+        throw new IllegalStateException("Hudi 1.0 oracle timed out on " + reads + "; log " + log);
+      }
+      if (child.exitValue() != 0) {
+        throw new IllegalStateException("Hudi 1.0 oracle failed (exit " + child.exitValue() + ") on "
+            + reads + "; log " + log + ":\n" + tail(log, 60));
+      }
+      var rows = new ArrayList<Rows>();
+      for (int i = 0; i < reads.size(); i++) {
+        rows.add(Rows.readJsonLines(out.resolve(i + ".jsonl")));
+      }
+      return new Answer(rows, Files.readString(out.resolve("hudi.txt")).trim());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot run the Hudi 1.0 oracle on " + reads, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while reading " + reads + " with Hudi 1.0", e);
+    }
+  }
+
+  /** The test classpath minus Hudi 0.15's bundle, plus the 1.0.x bundle. */
+  static String childClasspath() {
+    Path classpathFile = Path.of(required("riverbed.oracle.classpath.file"));
+    Path nextDir = Path.of(required("riverbed.oracle.next.dir"));
+    var entries = new ArrayList<String>();
+    try {
+      entries.add(Path.of(NextHudiReaderMain.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+          .toString());
+      for (String e : Files.readString(classpathFile).trim().split(java.io.File.pathSeparator)) {
+        if (!e.contains("hudi-spark3.5-bundle")) {
+          entries.add(e);
+        }
+      }
+      try (Stream<Path> jars = Files.list(nextDir)) {
+        List<Path> bundles = jars.filter(p -> p.getFileName().toString().endsWith(".jar")).toList();
+        if (bundles.isEmpty()) {
+          throw new IllegalStateException("no Hudi bundle in " + nextDir + " (the build copies it there)");
+        }
+        bundles.forEach(p -> entries.add(p.toString()));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot build the Hudi 1.0 classpath", e);
+    } catch (URISyntaxException e) {
+      throw new IllegalStateException(e);
+    }
+    return String.join(java.io.File.pathSeparator, entries);
+  }
+
+  private static String required(String property) {
+    String value = System.getProperty(property);
+    if (value == null) {
+      throw new IllegalStateException("system property " + property + " not set (surefire sets it)");
+    }
+    return value;
+  }
+
+  private static Path scratchDir() {
+    try {
+      return Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "hudi-next-");
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String tail(Path log, int lines) throws IOException {
+    List<String> all = Files.readAllLines(log, StandardCharsets.UTF_8);
+    return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+  }
+}
