@@ -21,6 +21,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.parquet.avro.AvroReadSupport;
 import org.apache.parquet.avro.AvroSchemaConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -168,6 +169,16 @@ public final class BaseFileReader {
    * the file lacks get the reader schema's default (schema evolution by added nullable fields).
    */
   public CloseableIterator<GenericRecord> records(Schema readerSchema) {
+    return records(readerSchema, FilterCompat.NOOP);
+  }
+
+  /**
+   * Records read into {@code readerSchema}, skipping the row groups and pages whose statistics or
+   * dictionaries show that no row can match {@code rowGroupFilter}. Rows of the groups and pages
+   * kept are all returned (no record-level filtering), as Spark's Parquet reader does by default;
+   * callers filter rows themselves where they need to.
+   */
+  public CloseableIterator<GenericRecord> records(Schema readerSchema, FilterCompat.Filter rowGroupFilter) {
     Set<String> wanted = readerSchema.getFields().stream().map(Schema.Field::name).collect(Collectors.toSet());
     List<Type> columns = new ArrayList<>();
     for (Type column : parquetSchema.getFields()) {
@@ -181,6 +192,8 @@ public final class BaseFileReader {
     try {
       ParquetReader<GenericRecord> reader = new ReaderBuilder(HadoopInputFile.fromPath(path, readConf), projection)
           .withConf(readConf)
+          .withFilter(rowGroupFilter)
+          .useRecordFilter(false)
           .build();
       return new RecordIterator(reader, path);
     } catch (IOException e) {

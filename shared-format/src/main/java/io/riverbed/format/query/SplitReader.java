@@ -23,6 +23,11 @@ import java.util.Set;
 import java.util.function.Predicate;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.filter2.predicate.FilterApi;
+import org.apache.parquet.filter2.predicate.FilterPredicate;
+import org.apache.parquet.filter2.predicate.Operators;
+import org.apache.parquet.io.api.Binary;
 
 /**
  * Reads the records of one {@link Split}: a base-only slice is streamed from its Parquet file; a
@@ -69,7 +74,7 @@ public final class SplitReader {
       Schema readSchema = projection.filter(p -> split.range().isEmpty() || p.getField(MetaFields.COMMIT_TIME) != null).orElse(tableSchema);
       return filtered(BaseFileReader.open(table.fs().getConf(), base.path()).records(readSchema), inRange);
     }
-    return filtered(new MergedSlice(slice, scanLogs(split)), inRange);
+    return filtered(new MergedSlice(slice, scanLogs(split), split.range()), inRange);
   }
 
   private MergedLogRecords scanLogs(Split split) {
@@ -94,6 +99,14 @@ public final class SplitReader {
       Object t = r.get(MetaFields.COMMIT_TIME);
       return t != null && range.contains(t.toString());
     };
+  }
+
+  private static FilterCompat.Filter commitTimeFilter(InstantRange range) {
+    Operators.BinaryColumn commitTime = FilterApi.binaryColumn(MetaFields.COMMIT_TIME);
+    FilterPredicate after = FilterApi.gt(commitTime, Binary.fromString(range.startExclusive()));
+    FilterPredicate predicate = range.endInclusive() == null ? after
+        : FilterApi.and(after, FilterApi.ltEq(commitTime, Binary.fromString(range.endInclusive())));
+    return FilterCompat.get(predicate);
   }
 
   private static CloseableIterator<GenericRecord> filtered(CloseableIterator<GenericRecord> source, Predicate<GenericRecord> keep) {
@@ -136,10 +149,16 @@ public final class SplitReader {
     private Iterator<LogEntry> logOnly;
     private GenericRecord next;
 
-    MergedSlice(FileSlice slice, MergedLogRecords logs) {
+    /**
+     * @param range an incremental read's range: base row groups and pages whose commit-time
+     *     statistics lie outside it are skipped before merging, as Hudi's reader skips them (so a
+     *     log record that lost to a base record of such a group is returned as the change)
+     */
+    MergedSlice(FileSlice slice, MergedLogRecords logs, Optional<InstantRange> range) {
       this.logs = logs;
+      FilterCompat.Filter filter = range.map(SplitReader::commitTimeFilter).orElse(FilterCompat.NOOP);
       this.base = slice.baseFile()
-          .map(b -> BaseFileReader.open(table.fs().getConf(), b.path()).records(tableSchema))
+          .map(b -> BaseFileReader.open(table.fs().getConf(), b.path()).records(tableSchema, filter))
           .orElseGet(SplitReader::emptyIterator);
     }
 
