@@ -10,12 +10,10 @@ import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.InstantTime;
 import io.riverbed.format.timeline.State;
-import io.riverbed.format.timeline.Timeline;
 import io.riverbed.format.timeline.TimelineSchemas;
 import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.timeline.WriteStat;
-import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -24,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.slf4j.Logger;
@@ -42,7 +39,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class WriteTransaction {
   private static final Logger LOG = LoggerFactory.getLogger(WriteTransaction.class);
-  private static final Map<ZoneId, InstantTime> GENERATORS = new ConcurrentHashMap<>();
 
   private final Table table;
   private final TimelineStore store;
@@ -61,17 +57,14 @@ public final class WriteTransaction {
 
   /** Starts a new instant on {@code table}, later than every instant of its active timeline. */
   public static WriteTransaction start(Table table, WriteOperationType operationType) {
-    ZoneId zone = table.config().timelineTimezone().zoneId();
-    return start(table, operationType, GENERATORS.computeIfAbsent(zone, InstantTime::generator));
+    return start(table, operationType, InstantClock.forTable(table));
   }
 
   /** Starts a new instant with times from {@code generator} (which must run in the table's timeline zone). */
   public static WriteTransaction start(Table table, WriteOperationType operationType, InstantTime generator) {
     Objects.requireNonNull(operationType, "operationType");
     TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
-    Timeline timeline = store.load();
-    String floor = timeline.instants().stream().map(Instant::time).max(String::compareTo).orElse("");
-    String time = generator.nextAfter(floor);
+    String time = InstantClock.next(generator, store.load());
     Action action = actionFor(table.type(), operationType);
     Instant requested = store.createRequested(time, action, requestedContent(action));
     Instant inflight = store.transitionToInflight(requested, new byte[0]);
