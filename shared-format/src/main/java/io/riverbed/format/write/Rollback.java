@@ -44,6 +44,13 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code R.rollback} ({@link RollbackMetadata}) is written, then X's markers are deleted.
  * </ol>
  *
+ * <p>This is Hudi 0.15's order ({@code BaseRollbackActionExecutor}: {@code revertToInflight} before
+ * the data, {@code deleteInflightAndRequestedInstant} before
+ * {@code transitionRollbackInflightToComplete}).
+ *
+ * <ol>
+ * </ol>
+ *
  * Rerunnable: a rollback that crashed leaves {@code R.rollback.requested}; running the rollback of
  * X again (or {@link #rollbackFailedWrites}) resumes R from its plan. Every step tolerates having
  * been done already, and a command block already written by R is not written twice.
@@ -89,6 +96,10 @@ public final class Rollback {
     List<RollbackMetadata> done = new ArrayList<>();
     for (Instant pending : store.load().ofAction(Action.ROLLBACK).pending().instants()) {
       RollbackPlan plan = readPlan(store, pending.time());
+      if (plan.instantToRollback() == null) {
+        throw new TableException("pending rollback " + pending + " of table " + table.basePath()
+            + " has a plan without instantToRollback");
+      }
       done.add(of(table, plan.instantToRollback().commitTime()).allowCompleted(true).execute());
     }
     List<Instant> failed = new ArrayList<>(store.load().commitsTimeline().pending().instants());
