@@ -311,7 +311,8 @@ public final class TableConfig {
 
   /**
    * Builds the config of a new table: version 6, layout 1, archive folder, the writer keys of
-   * §1.2 and, for MERGE_ON_READ, payload class and merger strategy.
+   * §1.2, and the payload class and merger strategy for MERGE_ON_READ (the payload class for
+   * COPY_ON_WRITE too when it is set explicitly).
    */
   public static final class Builder {
     private final String name;
@@ -455,6 +456,10 @@ public final class TableConfig {
         put(p, TableProperty.PAYLOAD_CLASS,
             payloadClass != null ? payloadClass : TableProperty.PAYLOAD_CLASS.defaultValue());
         put(p, TableProperty.RECORD_MERGER_STRATEGY, mergerStrategy);
+      } else if (payloadClass != null) {
+        // Hudi's builder writes it for MOR only; a COW table whose creator chose merge semantics
+        // keeps them, so every later writer merges the same way (COW readers never merge).
+        put(p, TableProperty.PAYLOAD_CLASS, payloadClass);
       }
       if (timelineTimezone != null) {
         put(p, TableProperty.TIMELINE_TIMEZONE, timelineTimezone.name());

@@ -73,6 +73,14 @@ class TableConfigTest {
   }
 
   @Test
+  void copyOnWriteBuilderKeepsAPayloadClassChosenExplicitly() {
+    String payload = "org.apache.hudi.common.model.DefaultHoodieRecordPayload";
+    TableConfig config = TableConfig.builder("t").payloadClass(payload).build();
+    assertThat(config.payloadClass()).isEqualTo(payload);
+    assertThat(config.properties()).doesNotContainKey("hoodie.compaction.record.merger.strategy");
+  }
+
+  @Test
   void absentKeysReadAsHudiDefaults() {
     TableConfig config = TableConfig.of(Map.of("hoodie.table.name", "t"));
     assertThat(config.type()).isEqualTo(TableType.COPY_ON_WRITE);

@@ -1,0 +1,187 @@
+package io.riverbed.it.riverbed;
+
+import io.riverbed.format.file.FileGroupId;
+import io.riverbed.format.file.FileSystemView;
+import io.riverbed.format.file.FileSystemViewLoader;
+import io.riverbed.format.record.PayloadMergeRule;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableConfig;
+import io.riverbed.format.table.TableType;
+import io.riverbed.format.table.TimelineTimezone;
+import io.riverbed.format.timeline.TimelineStore;
+import io.riverbed.format.timeline.WriteOperationType;
+import io.riverbed.format.timeline.WriteStat;
+import io.riverbed.format.write.AppendHandle;
+import io.riverbed.format.write.BatchPrecombiner;
+import io.riverbed.format.write.CompactionRunner;
+import io.riverbed.format.write.CompactionScheduler;
+import io.riverbed.format.write.CreateHandle;
+import io.riverbed.format.write.InsertAssigner;
+import io.riverbed.format.write.MergeHandle;
+import io.riverbed.format.write.RecordKeyer;
+import io.riverbed.format.write.WriteOptions;
+import io.riverbed.format.write.WriteRecord;
+import io.riverbed.format.write.WriteTaskContext;
+import io.riverbed.format.write.WriteTransaction;
+import io.riverbed.it.oracle.TimelineInstant;
+import io.riverbed.it.scenario.ExpectedTable;
+import io.riverbed.it.scenario.ScenarioTable;
+import io.riverbed.it.scenario.TableSpec;
+import io.riverbed.it.scenario.Trip;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+
+/**
+ * Writes a scenario table with Riverbed's engine-neutral write primitives (no engine): the test
+ * plays the part of the index a Flink job keeps in state, routing updates and deletes to the file
+ * group holding the key and new keys to small or new file groups. Keeps the same expected model
+ * as the Hudi-side scenario writer.
+ */
+final class RiverbedScenarioWriter {
+  private final Path path;
+  private final TableSpec spec;
+  private final Table table;
+  private final Schema schema;
+  private final RecordKeyer keyer;
+  private final WriteOptions options;
+  private final ExpectedTable model;
+  private final Map<String, FileGroupId> index = new HashMap<>();
+  private final List<ScenarioTable.Commit> commits = new ArrayList<>();
+
+  RiverbedScenarioWriter(Path path, TableSpec spec) {
+    this.path = path;
+    this.spec = spec;
+    this.schema = TripAvro.schema(spec.name());
+    TableConfig config = TableConfig.builder(spec.name())
+        .database("default")
+        .type(spec.type() == TableSpec.TableType.MERGE_ON_READ ? TableType.MERGE_ON_READ : TableType.COPY_ON_WRITE)
+        .recordKeyFields(spec.recordKeyFields())
+        .partitionFields(Trip.PARTITION_FIELDS)
+        .precombineField("ts")
+        .keyGeneratorClass("org.apache.hudi.keygen.ComplexKeyGenerator")
+        .hiveStylePartitioning(spec.hiveStylePartitioning())
+        .payloadClass(PayloadMergeRule.DEFAULT.payloadClass())
+        .createSchema(schema.toString())
+        .timelineTimezone(TimelineTimezone.UTC)
+        .build();
+    try {
+      this.table = Table.create(FileSystem.getLocal(new Configuration()), new org.apache.hadoop.fs.Path(path.toUri()), config);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    this.keyer = RecordKeyer.forTable(config);
+    this.options = WriteOptions.fromMap(Map.of("hoodie.parquet.max.file.size", String.valueOf(256 * 1024)));
+    this.model = new ExpectedTable(spec);
+  }
+
+  /** A first load into new base files (MOR included), as a bulk insert does. */
+  ScenarioTable.Commit bulkInsert(List<Trip> trips) {
+    WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.BULK_INSERT);
+    WriteTaskContext ctx = WriteTaskContext.single(table, txn.instantTime(), schema);
+    List<WriteRecord> records = BatchPrecombiner.precombine(trips.stream().map(this::toWriteRecord).toList());
+    for (InsertAssigner.Assignment a : InsertAssigner.of(view(), TableType.COPY_ON_WRITE, options).assign(records)) {
+      CreateHandle.of(ctx, a.fileGroupId()).write(a.records()).ifPresent(txn::addWriteStat);
+      a.records().forEach(r -> index.put(r.recordKey(), a.fileGroupId()));
+    }
+    return finish(txn, "bulk_insert", () -> model.upsert(trips, txn.instantTime()));
+  }
+
+  ScenarioTable.Commit upsert(List<Trip> trips) {
+    WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.UPSERT);
+    write(txn, BatchPrecombiner.precombine(trips.stream().map(this::toWriteRecord).toList()));
+    return finish(txn, "upsert", () -> model.upsert(trips, txn.instantTime()));
+  }
+
+  ScenarioTable.Commit delete(List<Trip> trips) {
+    WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.DELETE);
+    List<WriteRecord> deletes = trips.stream()
+        .map(t -> WriteRecord.delete(spec.recordKey(t), t.partitionPath(spec.hiveStylePartitioning()), 0))
+        .filter(d -> index.containsKey(d.recordKey()))
+        .toList();
+    write(txn, deletes);
+    deletes.forEach(d -> index.remove(d.recordKey()));
+    return finish(txn, "delete", () -> model.delete(trips));
+  }
+
+  /** Schedules and runs a compaction of every file group with logs. */
+  ScenarioTable.Commit compact() {
+    CompactionScheduler.Result scheduled = CompactionScheduler.of(table).schedule();
+    String instant = scheduled.instantTime().orElseThrow(() -> new IllegalStateException("nothing compacted: " + scheduled.reason()));
+    CompactionRunner.of(table, instant).run();
+    ScenarioTable.Commit commit = new ScenarioTable.Commit(new TimelineInstant(instant, "commit"), "compaction", model.state());
+    commits.add(commit);
+    return commit;
+  }
+
+  ExpectedTable model() {
+    return model;
+  }
+
+  Table table() {
+    return table;
+  }
+
+  ScenarioTable finish() {
+    return new ScenarioTable(path, spec, commits, model.writtenVersions());
+  }
+
+  private WriteRecord toWriteRecord(Trip trip) {
+    return keyer.toWriteRecord(TripAvro.toRecord(schema, trip));
+  }
+
+  /** Routes a precombined batch: known keys to their file group, new keys by the insert assigner. */
+  private void write(WriteTransaction txn, List<WriteRecord> batch) {
+    WriteTaskContext ctx = WriteTaskContext.single(table, txn.instantTime(), schema);
+    FileSystemView view = view();
+    Map<FileGroupId, List<WriteRecord>> byGroup = new LinkedHashMap<>();
+    List<WriteRecord> inserts = new ArrayList<>();
+    for (WriteRecord r : batch) {
+      FileGroupId id = index.get(r.recordKey());
+      if (id != null) {
+        byGroup.computeIfAbsent(id, g -> new ArrayList<>()).add(r);
+      } else if (!r.isDelete()) {
+        inserts.add(r);
+      }
+    }
+    Map<FileGroupId, Boolean> newGroups = new HashMap<>();
+    for (InsertAssigner.Assignment a : InsertAssigner.of(view, table.type(), options).assign(inserts)) {
+      byGroup.computeIfAbsent(a.fileGroupId(), g -> new ArrayList<>()).addAll(a.records());
+      newGroups.put(a.fileGroupId(), a.newFileGroup());
+    }
+    byGroup.forEach((id, records) -> {
+      Optional<WriteStat> stat;
+      if (table.type() == TableType.MERGE_ON_READ) {
+        stat = AppendHandle.of(ctx, id, view.latestSliceForWrite(id)).append(records);
+      } else if (newGroups.getOrDefault(id, false)) {
+        stat = CreateHandle.of(ctx, id).write(records);
+      } else {
+        stat = Optional.of(MergeHandle.of(ctx, view.latestSliceForWrite(id).orElseThrow()).merge(records));
+      }
+      stat.ifPresent(txn::addWriteStat);
+      records.stream().filter(r -> !r.isDelete()).forEach(r -> index.put(r.recordKey(), id));
+    });
+  }
+
+  private ScenarioTable.Commit finish(WriteTransaction txn, String operation, Runnable applyToModel) {
+    txn.commit(schema, Map.of());
+    applyToModel.run();
+    String action = TimelineStore.at(table.fs(), table.metaPath()).load().find(txn.instantTime()).orElseThrow().action().word();
+    ScenarioTable.Commit commit = new ScenarioTable.Commit(new TimelineInstant(txn.instantTime(), action), operation, model.state());
+    commits.add(commit);
+    return commit;
+  }
+
+  private FileSystemView view() {
+    return FileSystemViewLoader.load(table, TimelineStore.at(table.fs(), table.metaPath()).load());
+  }
+}
