@@ -3,6 +3,7 @@ package io.riverbed.format.query;
 import io.riverbed.format.TableException;
 import io.riverbed.format.base.BaseFileReader;
 import io.riverbed.format.base.CloseableIterator;
+import io.riverbed.format.base.LookAheadIterator;
 import io.riverbed.format.file.BaseFile;
 import io.riverbed.format.file.FileSlice;
 import io.riverbed.format.file.LogFile;
@@ -14,10 +15,8 @@ import io.riverbed.format.record.PayloadMergeRule;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.InstantCommittedPredicate;
 import io.riverbed.format.timeline.InstantRange;
-import java.util.Collections;
 import java.util.HashSet;
 import java.util.Iterator;
-import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -110,28 +109,16 @@ public final class SplitReader {
   }
 
   private static CloseableIterator<GenericRecord> filtered(CloseableIterator<GenericRecord> source, Predicate<GenericRecord> keep) {
-    return new CloseableIterator<>() {
-      private GenericRecord next;
-
+    return new LookAheadIterator<>() {
       @Override
-      public boolean hasNext() {
-        while (next == null && source.hasNext()) {
+      protected GenericRecord computeNext() {
+        while (source.hasNext()) {
           GenericRecord r = source.next();
           if (keep.test(r)) {
-            next = r;
+            return r;
           }
         }
-        return next != null;
-      }
-
-      @Override
-      public GenericRecord next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        GenericRecord r = next;
-        next = null;
-        return r;
+        return null;
       }
 
       @Override
@@ -142,12 +129,11 @@ public final class SplitReader {
   }
 
   /** Base records merged with their log entries, then the log-only records. */
-  private final class MergedSlice implements CloseableIterator<GenericRecord> {
+  private final class MergedSlice extends LookAheadIterator<GenericRecord> {
     private final MergedLogRecords logs;
     private final CloseableIterator<GenericRecord> base;
     private final Set<String> mergedKeys = new HashSet<>();
     private Iterator<LogEntry> logOnly;
-    private GenericRecord next;
 
     /**
      * @param range an incremental read's range: base row groups and pages whose commit-time
@@ -163,22 +149,23 @@ public final class SplitReader {
     }
 
     @Override
-    public boolean hasNext() {
-      while (next == null) {
-        if (base.hasNext()) {
-          next = mergeWithBase(base.next());
-        } else if (logOnly == null) {
-          logOnly = logs.iterator();
-        } else if (logOnly.hasNext()) {
-          LogEntry entry = logOnly.next();
-          if (!entry.isDelete() && !mergedKeys.contains(entry.recordKey()) && entry instanceof LogEntry.Upsert u) {
-            next = u.record();
-          }
-        } else {
-          return false;
+    protected GenericRecord computeNext() {
+      while (base.hasNext()) {
+        GenericRecord merged = mergeWithBase(base.next());
+        if (merged != null) {
+          return merged;
         }
       }
-      return true;
+      if (logOnly == null) {
+        logOnly = logs.iterator();
+      }
+      while (logOnly.hasNext()) {
+        LogEntry entry = logOnly.next();
+        if (!entry.isDelete() && !mergedKeys.contains(entry.recordKey()) && entry instanceof LogEntry.Upsert u) {
+          return u.record();
+        }
+      }
+      return null;
     }
 
     private GenericRecord mergeWithBase(GenericRecord baseRecord) {
@@ -197,16 +184,6 @@ public final class SplitReader {
     }
 
     @Override
-    public GenericRecord next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException();
-      }
-      GenericRecord r = next;
-      next = null;
-      return r;
-    }
-
-    @Override
     public void close() {
       try {
         base.close();
@@ -217,16 +194,10 @@ public final class SplitReader {
   }
 
   private static CloseableIterator<GenericRecord> emptyIterator() {
-    Iterator<GenericRecord> none = Collections.emptyIterator();
-    return new CloseableIterator<>() {
+    return new LookAheadIterator<>() {
       @Override
-      public boolean hasNext() {
-        return none.hasNext();
-      }
-
-      @Override
-      public GenericRecord next() {
-        return none.next();
+      protected GenericRecord computeNext() {
+        return null;
       }
 
       @Override

@@ -2,7 +2,7 @@ package io.riverbed.format.write;
 
 import io.riverbed.format.TableException;
 import io.riverbed.format.file.BaseFile;
-import io.riverbed.format.file.FileNames;
+import io.riverbed.format.file.FileSystemViewLoader;
 import io.riverbed.format.file.LogFile;
 import io.riverbed.format.log.LogBlock;
 import io.riverbed.format.log.LogFileReader;
@@ -146,22 +146,9 @@ final class RollbackPlanner {
   }
 
   private List<FileStatus> list(String partition) {
-    Path folder = table.partitionPath(partition);
-    try {
-      List<FileStatus> out = new ArrayList<>();
-      for (FileStatus st : table.fs().listStatus(folder)) {
-        String name = st.getPath().getName();
-        if (st.isFile() && (FileNames.isBaseFile(name) || FileNames.isLogFile(name))) {
-          out.add(st);
-        }
-      }
-      return out;
-    } catch (FileNotFoundException e) {
-      return List.of();
-    } catch (IOException e) {
-      throw new TableException("cannot list partition " + folder + " to roll back " + target, e);
-    }
+    return FileSystemViewLoader.listDataFiles(table, partition);
   }
+
 
   private Optional<Long> lengthOf(Path path) {
     try {
