@@ -20,6 +20,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.avro.AvroReadSupport;
 import org.apache.parquet.avro.AvroSchemaConverter;
+import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.api.ReadSupport;
@@ -168,6 +169,15 @@ public final class BaseFileReader {
    * the file lacks get the reader schema's default (schema evolution by added nullable fields).
    */
   public CloseableIterator<GenericRecord> records(Schema readerSchema) {
+    return records(readerSchema, FilterCompat.NOOP);
+  }
+
+  /**
+   * Records read into {@code readerSchema}, with a Parquet filter: row groups whose statistics
+   * (or dictionaries) rule the filter out are skipped, and parquet-mr drops the records that fail
+   * it. The filter's columns must have the physical types this file stores them with.
+   */
+  public CloseableIterator<GenericRecord> records(Schema readerSchema, FilterCompat.Filter filter) {
     Set<String> wanted = readerSchema.getFields().stream().map(Schema.Field::name).collect(Collectors.toSet());
     List<Type> columns = new ArrayList<>();
     for (Type column : parquetSchema.getFields()) {
@@ -181,6 +191,7 @@ public final class BaseFileReader {
     try {
       ParquetReader<GenericRecord> reader = new ReaderBuilder(HadoopInputFile.fromPath(path, readConf), projection)
           .withConf(readConf)
+          .withFilter(filter)
           .build();
       return new RecordIterator(reader, path);
     } catch (IOException e) {

@@ -20,9 +20,13 @@ import java.util.Iterator;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.filter2.predicate.FilterPredicate;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * Reads the records of one {@link Split}: a base-only slice is streamed from its Parquet file; a
@@ -62,12 +66,26 @@ public final class SplitReader {
    * base-only split reads just those columns; merged records always carry the full schema.
    */
   public CloseableIterator<GenericRecord> read(Split split, Optional<Schema> projection) {
+    return read(split, projection, baseFileSchema -> Optional.empty());
+  }
+
+  /**
+   * As {@link #read(Split, Optional)}, and a base-only split's Parquet file is read with the
+   * filter {@code baseFileFilter} builds for the file's Parquet schema (row groups skipped by
+   * statistics, failing records dropped). Slices with logs are never filtered before merging: a
+   * log record may change a base record so that it passes. The filter must only drop records
+   * the query itself would drop.
+   */
+  public CloseableIterator<GenericRecord> read(Split split, Optional<Schema> projection,
+      Function<MessageType, Optional<FilterPredicate>> baseFileFilter) {
     FileSlice slice = split.slice();
     Predicate<GenericRecord> inRange = split.range().map(SplitReader::commitTimeIn).orElse(r -> true);
     if (slice.logFiles().isEmpty()) {
       BaseFile base = slice.baseFile().orElseThrow(() -> new TableException("empty file slice " + slice.fileGroupId()));
       Schema readSchema = projection.filter(p -> split.range().isEmpty() || p.getField(MetaFields.COMMIT_TIME) != null).orElse(tableSchema);
-      return filtered(BaseFileReader.open(table.fs().getConf(), base.path()).records(readSchema), inRange);
+      BaseFileReader reader = BaseFileReader.open(table.fs().getConf(), base.path());
+      FilterCompat.Filter filter = baseFileFilter.apply(reader.parquetSchema()).map(FilterCompat::get).orElse(FilterCompat.NOOP);
+      return filtered(reader.records(readSchema, filter), inRange);
     }
     return filtered(new MergedSlice(slice, scanLogs(split)), inRange);
   }
