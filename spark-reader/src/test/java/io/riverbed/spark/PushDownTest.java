@@ -93,6 +93,22 @@ class PushDownTest {
   }
 
   @Test
+  void withTheVectorizedReaderOffBaseFilesAreReadRowByRowWithTheSameAnswer() {
+    spark.conf().set("spark.sql.parquet.enableVectorizedReader", "false");
+    try {
+      Dataset<Row> df = table("cow_small");
+      assertThat(scanOf(df).columnar()).isFalse();
+      assertThat(GoldenTables.lines(df)).containsExactlyElementsOf(GoldenTables.expected("cow_small", "snapshot.jsonl"));
+      assertThat(df.filter("ts > 1000 AND city = 'paris'").count())
+          .isEqualTo(GoldenTables.expected("cow_small", "snapshot.jsonl").stream()
+              .filter(l -> l.contains("\"city\":\"paris\"")).filter(l -> Integer.parseInt(l.replaceAll(".*\"ts\":(\\d+).*", "$1")) > 1000).count());
+      assertThat(table("cow_small").select("uuid").filter("uuid = 'no-such-key'").count()).isZero();
+    } finally {
+      spark.conf().unset("spark.sql.parquet.enableVectorizedReader");
+    }
+  }
+
+  @Test
   void mergedSlicesAreNotFilteredBeforeMerging() {
     // a log update changes fare of a base record: filtering base rows first would lose or keep the wrong version
     Dataset<Row> all = table("mor_small");
