@@ -11,6 +11,9 @@ import org.apache.spark.sql.connector.read.Batch;
 import org.apache.spark.sql.connector.read.InputPartition;
 import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.Statistics;
+import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import java.util.OptionalLong;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.util.SerializableConfiguration;
@@ -20,7 +23,7 @@ import org.apache.spark.util.SerializableConfiguration;
  * one input partition each. When every split is a base file read in full by Spark's vectorized
  * reader, Spark gets columnar batches; otherwise rows (base files still decoded vectorized).
  */
-public final class HudiScan implements Scan, Batch {
+public final class HudiScan implements Scan, Batch, SupportsReportStatistics {
   private final LoadedTable table;
   private final StructType readSchema;
   private final Filter[] pushed;
@@ -66,6 +69,35 @@ public final class HudiScan implements Scan, Batch {
         + ", PushedFilters: " + Arrays.toString(pushed)
         + ", PartitionFilters: " + partitionFilters
         + ", " + (columnar ? "columnar" : "rows") + "]";
+  }
+
+  /**
+   * Bytes of the files read, scaled by the share of the columns read (so Spark can plan
+   * broadcast joins of small tables); row counts are unknown before merging.
+   */
+  @Override
+  public Statistics estimateStatistics() {
+    long bytes = 0;
+    for (SplitPartition p : partitions) {
+      bytes += p.baseLength();
+      for (long l : p.logLengths()) {
+        bytes += l;
+      }
+    }
+    double share = table.sparkSchema().defaultSize() == 0 ? 1.0
+        : Math.min(1.0, Math.max(readSchema.defaultSize(), 1) / (double) table.sparkSchema().defaultSize());
+    long size = Math.max(1L, (long) (bytes * share));
+    return new Statistics() {
+      @Override
+      public OptionalLong sizeInBytes() {
+        return OptionalLong.of(size);
+      }
+
+      @Override
+      public OptionalLong numRows() {
+        return OptionalLong.empty();
+      }
+    };
   }
 
   @Override

@@ -60,6 +60,16 @@ class PushDownTest {
   }
 
   @Test
+  void scanReportsTheSizeOfTheFilesItReads() {
+    long all = scanOf(table("cow_small")).estimateStatistics().sizeInBytes().getAsLong();
+    long oneColumn = scanOf(table("cow_small").select("uuid")).estimateStatistics().sizeInBytes().getAsLong();
+    long onePartition = scanOf(table("cow_small").filter("city = 'paris'")).estimateStatistics().sizeInBytes().getAsLong();
+    assertThat(all).isGreaterThan(1000);
+    assertThat(oneColumn).isLessThan(all);
+    assertThat(onePartition).isLessThan(all);
+  }
+
+  @Test
   void dataFiltersArePushedToParquet() {
     Dataset<Row> df = table("cow_small").filter("ts > 1000 AND is_paid = true");
     assertThat(scanOf(df).pushedFilterNames()).contains("GreaterThan(ts,1000)", "EqualTo(is_paid,true)");
