@@ -45,6 +45,16 @@ final class GoldenTables {
     return dir.toUri().toString().replaceAll("/$", "");
   }
 
+  /** A private copy of a golden table that a test may change, at a new local path. */
+  static synchronized String freshCopy(String table, String copyName) {
+    Path dir = ROOT.resolve(copyName);
+    if (Files.exists(dir)) {
+      throw new IllegalStateException(dir + " exists");
+    }
+    copyResourceTree("/hudi-0.15/" + table, dir);
+    return dir.toUri().toString().replaceAll("/$", "");
+  }
+
   static List<String> expected(String table, String file) {
     try (InputStream in = GoldenTables.class.getResourceAsStream("/hudi-0.15/expected/" + table + "/" + file)) {
       if (in == null) {
