@@ -47,7 +47,8 @@ public class HudiDataSource implements TableProvider, DataSourceRegister {
   private synchronized LoadedTable load(Map<String, String> options) {
     Map<String, String> copy = Map.copyOf(options);
     if (loaded == null || !copy.equals(loadedWith)) {
-      loaded = LoadedTable.load(ReadOptions.from(copy), SparkSession.active().sessionState().newHadoopConf());
+      ReadOptions read = ReadOptions.from(copy);
+      loaded = LoadedTable.load(read, read.hadoopConf(SparkSession.active().sessionState().newHadoopConf()));
       loadedWith = copy;
     }
     return loaded;

@@ -114,7 +114,7 @@ public final class HudiScan implements Scan, Batch, SupportsReportStatistics {
   public PartitionReaderFactory createReaderFactory() {
     SparkSession spark = SparkSession.active();
     var conf = JavaSparkContext.fromSparkContext(spark.sparkContext())
-        .broadcast(new SerializableConfiguration(spark.sessionState().newHadoopConf()));
+        .broadcast(new SerializableConfiguration(table.options().hadoopConf(spark.sessionState().newHadoopConf())));
     return new SplitReaderFactory(new ReadContext(table, conf, readSchema, pushed, vectorized, columnar));
   }
 

@@ -17,8 +17,11 @@ import java.util.Optional;
  * @param query what to read
  * @param settings merge memory and spill folder
  * @param raw all options, keys lower-cased (shipped to executors)
+ * @param hadoop options for the file system ({@code fs.*}, {@code dfs.*}, {@code hadoop.*}, keys as given),
+ *     laid over the session's Hadoop configuration for this read, as Spark's file sources do
  */
-public record ReadOptions(String path, QuerySpec query, ReadSettings settings, Map<String, String> raw) {
+public record ReadOptions(String path, QuerySpec query, ReadSettings settings, Map<String, String> raw,
+    Map<String, String> hadoop) {
   public static final String PATH = "path";
   public static final String PATHS = "paths";
 
@@ -58,7 +61,24 @@ public record ReadOptions(String path, QuerySpec query, ReadSettings settings, M
       throw new TableException("hudi: " + ReadSettings.MAX_MEMORY + "='" + lower.get(ReadSettings.MAX_MEMORY)
           + "' is not a number of bytes", e);
     }
-    return new ReadOptions(path, spec, settings, Map.copyOf(lower));
+    Map<String, String> hadoop = new HashMap<>();
+    options.forEach((k, v) -> {
+      String l = k.toLowerCase(Locale.ROOT);
+      if (l.startsWith("fs.") || l.startsWith("dfs.") || l.startsWith("hadoop.")) {
+        hadoop.put(k, v);
+      }
+    });
+    return new ReadOptions(path, spec, settings, Map.copyOf(lower), Map.copyOf(hadoop));
+  }
+
+  /** {@code base} with this read's file-system options laid over it (a copy when there are any). */
+  public org.apache.hadoop.conf.Configuration hadoopConf(org.apache.hadoop.conf.Configuration base) {
+    if (hadoop.isEmpty()) {
+      return base;
+    }
+    org.apache.hadoop.conf.Configuration conf = new org.apache.hadoop.conf.Configuration(base);
+    hadoop.forEach(conf::set);
+    return conf;
   }
 
   private static String path(Map<String, String> options) {
