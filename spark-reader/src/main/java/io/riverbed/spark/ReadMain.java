@@ -109,6 +109,9 @@ public final class ReadMain {
     int status;
     try {
       Args args = Args.parse(argv);
+      Map<String, String> check = new LinkedHashMap<>(args.options());
+      check.put(ReadOptions.PATH, args.table());
+      ReadOptions.from(check); // option errors before Spark starts
       SparkSession spark = SparkSession.builder()
           .master(System.getProperty("spark.master", "local[*]"))
           .appName("riverbed-read")
