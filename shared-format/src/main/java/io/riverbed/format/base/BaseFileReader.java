@@ -173,12 +173,25 @@ public final class BaseFileReader {
   }
 
   /**
+   * Records read into {@code readerSchema}, with a Parquet filter: row groups whose statistics
+   * (or dictionaries) rule the filter out are skipped, and parquet-mr drops the records that fail
+   * it. The filter's columns must have the physical types this file stores them with.
+   */
+  public CloseableIterator<GenericRecord> records(Schema readerSchema, FilterCompat.Filter filter) {
+    return read(readerSchema, filter, true);
+  }
+
+  /**
    * Records read into {@code readerSchema}, skipping the row groups and pages whose statistics or
    * dictionaries show that no row can match {@code rowGroupFilter}. Rows of the groups and pages
    * kept are all returned (no record-level filtering), as Spark's Parquet reader does by default;
    * callers filter rows themselves where they need to.
    */
-  public CloseableIterator<GenericRecord> records(Schema readerSchema, FilterCompat.Filter rowGroupFilter) {
+  public CloseableIterator<GenericRecord> recordsInMatchingRowGroups(Schema readerSchema, FilterCompat.Filter rowGroupFilter) {
+    return read(readerSchema, rowGroupFilter, false);
+  }
+
+  private CloseableIterator<GenericRecord> read(Schema readerSchema, FilterCompat.Filter filter, boolean recordLevel) {
     Set<String> wanted = readerSchema.getFields().stream().map(Schema.Field::name).collect(Collectors.toSet());
     List<Type> columns = new ArrayList<>();
     for (Type column : parquetSchema.getFields()) {
@@ -192,8 +205,8 @@ public final class BaseFileReader {
     try {
       ParquetReader<GenericRecord> reader = new ReaderBuilder(HadoopInputFile.fromPath(path, readConf), projection)
           .withConf(readConf)
-          .withFilter(rowGroupFilter)
-          .useRecordFilter(false)
+          .withFilter(filter)
+          .useRecordFilter(recordLevel)
           .build();
       return new RecordIterator(reader, path);
     } catch (IOException e) {

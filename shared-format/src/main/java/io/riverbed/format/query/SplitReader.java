@@ -19,6 +19,7 @@ import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
@@ -27,6 +28,7 @@ import org.apache.parquet.filter2.predicate.FilterApi;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.filter2.predicate.Operators;
 import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
 
 /**
  * Reads the records of one {@link Split}: a base-only slice is streamed from its Parquet file; a
@@ -66,12 +68,26 @@ public final class SplitReader {
    * base-only split reads just those columns; merged records always carry the full schema.
    */
   public CloseableIterator<GenericRecord> read(Split split, Optional<Schema> projection) {
+    return read(split, projection, baseFileSchema -> Optional.empty());
+  }
+
+  /**
+   * As {@link #read(Split, Optional)}, and a base-only split's Parquet file is read with the
+   * filter {@code baseFileFilter} builds for the file's Parquet schema (row groups skipped by
+   * statistics, failing records dropped). Slices with logs are never filtered before merging: a
+   * log record may change a base record so that it passes. The filter must only drop records
+   * the query itself would drop.
+   */
+  public CloseableIterator<GenericRecord> read(Split split, Optional<Schema> projection,
+      Function<MessageType, Optional<FilterPredicate>> baseFileFilter) {
     FileSlice slice = split.slice();
     Predicate<GenericRecord> inRange = split.range().map(SplitReader::commitTimeIn).orElse(r -> true);
     if (slice.logFiles().isEmpty()) {
       BaseFile base = slice.baseFile().orElseThrow(() -> new TableException("empty file slice " + slice.fileGroupId()));
       Schema readSchema = projection.filter(p -> split.range().isEmpty() || p.getField(MetaFields.COMMIT_TIME) != null).orElse(tableSchema);
-      return filtered(BaseFileReader.open(table.fs().getConf(), base.path()).records(readSchema), inRange);
+      BaseFileReader reader = BaseFileReader.open(table.fs().getConf(), base.path());
+      FilterCompat.Filter filter = baseFileFilter.apply(reader.parquetSchema()).map(FilterCompat::get).orElse(FilterCompat.NOOP);
+      return filtered(reader.records(readSchema, filter), inRange);
     }
     return filtered(new MergedSlice(slice, scanLogs(split), split.range()), inRange);
   }
@@ -144,7 +160,7 @@ public final class SplitReader {
       this.logs = logs;
       FilterCompat.Filter filter = range.map(SplitReader::commitTimeFilter).orElse(FilterCompat.NOOP);
       this.base = slice.baseFile()
-          .map(b -> BaseFileReader.open(table.fs().getConf(), b.path()).records(tableSchema, filter))
+          .map(b -> BaseFileReader.open(table.fs().getConf(), b.path()).recordsInMatchingRowGroups(tableSchema, filter))
           .orElseGet(SplitReader::emptyIterator);
     }
 

@@ -224,6 +224,20 @@ class BaseFileTest {
   }
 
   @Test
+  void parquetFilterDropsRecordsThatFailIt() {
+    Path path = path("filtered.parquet");
+    writeFile(path, BaseFileOptions.defaults(), List.of(1, 2, 3, 4));
+    var filter = org.apache.parquet.filter2.compat.FilterCompat.get(
+        org.apache.parquet.filter2.predicate.FilterApi.eq(org.apache.parquet.filter2.predicate.FilterApi.binaryColumn("city"),
+            org.apache.parquet.io.api.Binary.fromString("paris")));
+    List<String> keys = new ArrayList<>();
+    try (var records = BaseFileReader.open(conf, path).records(SCHEMA, filter)) {
+      records.forEachRemaining(r -> keys.add(r.get("id").toString()));
+    }
+    assertThat(keys).containsExactly("key-002", "key-004");
+  }
+
+  @Test
   void projectionReadsRequestedColumnsAndDefaultsNewFields() {
     Path path = path("f8.parquet");
     writeFile(path, BaseFileOptions.defaults(), List.of(1, 2));

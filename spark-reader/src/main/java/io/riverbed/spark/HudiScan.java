@@ -1,0 +1,133 @@
+package io.riverbed.spark;
+
+import io.riverbed.format.query.Split;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.connector.read.Batch;
+import org.apache.spark.sql.connector.read.InputPartition;
+import org.apache.spark.sql.connector.read.PartitionReaderFactory;
+import org.apache.spark.sql.connector.read.Scan;
+import org.apache.spark.sql.connector.read.Statistics;
+import org.apache.spark.sql.connector.read.SupportsReportStatistics;
+import java.util.OptionalLong;
+import org.apache.spark.sql.sources.Filter;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.SerializableConfiguration;
+
+/**
+ * One query's scan: the planned splits minus those the glob or the partition filters rule out,
+ * one input partition each. When every split is a base file read in full by Spark's vectorized
+ * reader, Spark gets columnar batches; otherwise rows (base files still decoded vectorized).
+ */
+public final class HudiScan implements Scan, Batch, SupportsReportStatistics {
+  private final LoadedTable table;
+  private final StructType readSchema;
+  private final Filter[] pushed;
+  private final List<Filter> partitionFilters;
+  private final List<SplitPartition> partitions;
+  private final int planned;
+  private final VectorizedSettings vectorized;
+  private final boolean columnar;
+
+  HudiScan(LoadedTable table, StructType readSchema, Filter[] pushed, List<Filter> partitionFilters) {
+    this.table = table;
+    this.readSchema = readSchema;
+    this.pushed = pushed;
+    this.partitionFilters = partitionFilters;
+    PartitionPruner pruner = PartitionPruner.of(table.table().config());
+    List<SplitPartition> kept = new ArrayList<>();
+    List<Split> splits = table.plan().splits();
+    for (Split s : splits) {
+      if (table.location().includesPartition(s.slice().partitionPath()) && pruner.mayMatch(s.slice().partitionPath(), partitionFilters)) {
+        kept.add(SplitPartition.of(s));
+      }
+    }
+    this.partitions = List.copyOf(kept);
+    this.planned = splits.size();
+    this.vectorized = VectorizedSettings.fromSession(SparkSession.active().sessionState().conf());
+    this.columnar = vectorized.columnarOutput(readSchema)
+        && partitions.stream().allMatch(p -> p.baseOnly() && !p.incremental());
+  }
+
+  @Override
+  public StructType readSchema() {
+    return readSchema;
+  }
+
+  @Override
+  public String description() {
+    long baseOnly = partitions.stream().filter(SplitPartition::baseOnly).count();
+    return "HudiScan[" + table.table().basePath() + ", " + table.query().type().optionValue()
+        + table.plan().queryInstant().map(i -> " as of " + i).orElse("")
+        + table.plan().range().map(r -> " range (" + r.startExclusive() + ", " + r.endInclusive() + "]").orElse("")
+        + ", file slices " + partitions.size() + " of " + planned + " (" + baseOnly + " base-only)"
+        + ", columns " + Arrays.toString(readSchema.fieldNames())
+        + ", PushedFilters: " + Arrays.toString(pushed)
+        + ", PartitionFilters: " + partitionFilters
+        + ", " + (columnar ? "columnar" : "rows") + "]";
+  }
+
+  /**
+   * Bytes of the files read, scaled by the share of the columns read (so Spark can plan
+   * broadcast joins of small tables); row counts are unknown before merging.
+   */
+  @Override
+  public Statistics estimateStatistics() {
+    long bytes = 0;
+    for (SplitPartition p : partitions) {
+      bytes += p.baseLength();
+      for (long l : p.logLengths()) {
+        bytes += l;
+      }
+    }
+    double share = table.sparkSchema().defaultSize() == 0 ? 1.0
+        : Math.min(1.0, Math.max(readSchema.defaultSize(), 1) / (double) table.sparkSchema().defaultSize());
+    long size = Math.max(1L, (long) (bytes * share));
+    return new Statistics() {
+      @Override
+      public OptionalLong sizeInBytes() {
+        return OptionalLong.of(size);
+      }
+
+      @Override
+      public OptionalLong numRows() {
+        return OptionalLong.empty();
+      }
+    };
+  }
+
+  @Override
+  public Batch toBatch() {
+    return this;
+  }
+
+  @Override
+  public InputPartition[] planInputPartitions() {
+    return partitions.toArray(InputPartition[]::new);
+  }
+
+  @Override
+  public PartitionReaderFactory createReaderFactory() {
+    SparkSession spark = SparkSession.active();
+    var conf = JavaSparkContext.fromSparkContext(spark.sparkContext())
+        .broadcast(new SerializableConfiguration(table.options().hadoopConf(spark.sessionState().newHadoopConf())));
+    return new SplitReaderFactory(new ReadContext(table, conf, readSchema, pushed, vectorized, columnar));
+  }
+
+  /** The input partitions, for tests and the description. */
+  List<SplitPartition> partitions() {
+    return partitions;
+  }
+
+  boolean columnar() {
+    return columnar;
+  }
+
+  List<String> pushedFilterNames() {
+    return Arrays.stream(pushed).map(Filter::toString).collect(Collectors.toList());
+  }
+}

@@ -1,0 +1,59 @@
+package io.riverbed.spark;
+
+import io.riverbed.format.base.CloseableIterator;
+import io.riverbed.format.record.MetaFields;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.connector.read.PartitionReader;
+
+/**
+ * Rows of a split through the core's split reader: base and log records merged by the table's
+ * payload rule (spilling past the merge memory), incremental ranges applied; base-only splits
+ * read only the needed columns with the pushed filters. Avro records become rows of the scan's
+ * read schema.
+ */
+final class MergedRows implements PartitionReader<InternalRow> {
+  private final CloseableIterator<GenericRecord> records;
+  private final List<String> columns;
+  private final Map<Schema, AvroRowConverter> converters = new IdentityHashMap<>();
+  private InternalRow current;
+
+  MergedRows(ReadContext context, SplitPartition split) {
+    this.columns = Arrays.asList(context.readSchema.fieldNames());
+    Set<String> needed = new HashSet<>(columns);
+    if (split.incremental()) {
+      needed.add(MetaFields.COMMIT_TIME);
+    }
+    Schema projection = TableSchema.projection(context.avroSchema(), needed);
+    this.records = context.splitReader().read(split.toSplit(), Optional.of(projection),
+        fileSchema -> ParquetPredicates.of(context.filters, fileSchema));
+  }
+
+  @Override
+  public boolean next() {
+    if (!records.hasNext()) {
+      return false;
+    }
+    GenericRecord r = records.next();
+    current = converters.computeIfAbsent(r.getSchema(), s -> AvroRowConverter.of(s, columns)).apply(r);
+    return true;
+  }
+
+  @Override
+  public InternalRow get() {
+    return current;
+  }
+
+  @Override
+  public void close() {
+    records.close();
+  }
+}

@@ -1,0 +1,56 @@
+package io.riverbed.spark;
+
+import io.riverbed.format.record.MetaFields;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.apache.avro.Schema;
+import org.apache.spark.sql.types.StructField;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * The Spark schema of a table as Hudi 0.15's reader shows it: the five {@code _hoodie_*} meta
+ * columns, the other data columns in schema order, then the partition columns in partition-field
+ * order (typed as the data has them), and the Avro schema reads use for a subset of columns.
+ */
+public final class TableSchema {
+  private TableSchema() {}
+
+  /** The Spark schema of {@code avro} (which carries the meta fields) with partition columns moved last. */
+  public static StructType sparkSchema(Schema avro, List<String> partitionFields) {
+    StructType all = AvroSchemaConverter.toStructType(avro);
+    Set<String> partitionColumns = partitionFields.stream().filter(f -> !f.contains(".")).collect(Collectors.toSet());
+    List<StructField> fields = new ArrayList<>();
+    for (StructField f : all.fields()) {
+      if (!partitionColumns.contains(f.name()) || MetaFields.ALL.contains(f.name())) {
+        fields.add(f);
+      }
+    }
+    for (String p : partitionFields) {
+      if (partitionColumns.contains(p) && all.getFieldIndex(p).isDefined() && !MetaFields.ALL.contains(p)) {
+        fields.add(all.apply(p));
+      }
+    }
+    return new StructType(fields.toArray(StructField[]::new));
+  }
+
+  /**
+   * The Avro record holding only {@code names} (and {@code extra} names), in table order; a read
+   * of no column at all reads the record key, so that row counts still come out.
+   */
+  public static Schema projection(Schema avro, Set<String> names) {
+    List<Schema.Field> fields = new ArrayList<>();
+    for (Schema.Field f : avro.getFields()) {
+      if (names.contains(f.name())) {
+        fields.add(new Schema.Field(f, f.schema()));
+      }
+    }
+    if (fields.isEmpty()) {
+      fields.add(new Schema.Field(avro.getField(MetaFields.RECORD_KEY), avro.getField(MetaFields.RECORD_KEY).schema()));
+    }
+    Schema out = Schema.createRecord(avro.getName(), avro.getDoc(), avro.getNamespace(), false);
+    out.setFields(fields);
+    return out;
+  }
+}

@@ -1,0 +1,27 @@
+package io.riverbed.spark;
+
+import org.apache.spark.sql.SparkSession;
+
+/** The one local SparkSession of the test JVM. */
+final class SparkTestSession {
+  private static SparkSession spark;
+
+  private SparkTestSession() {}
+
+  static synchronized SparkSession get() {
+    if (spark == null) {
+      spark = SparkSession.builder()
+          .master("local[2]")
+          .appName("riverbed-spark-reader-tests")
+          .config("spark.ui.enabled", "false")
+          .config("spark.driver.host", "127.0.0.1")
+          .config("spark.driver.bindAddress", "127.0.0.1")
+          .config("spark.sql.session.timeZone", "UTC")
+          .config("spark.sql.shuffle.partitions", "4")
+          .config("spark.sql.adaptive.enabled", "false")
+          .getOrCreate();
+      spark.sparkContext().setLogLevel("WARN");
+    }
+    return spark;
+  }
+}
