@@ -1,5 +1,6 @@
 package io.riverbed.flink.source;
 
+import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
 import org.apache.flink.metrics.Counter;
@@ -13,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * Turns source lines into rows of the job's row type. Blank lines are skipped silently. A bad
  * record fails the job with {@link BadRecordException} naming its line (or offset) and field, or,
  * under {@link BadRecordPolicy#SKIP}, is dropped: counted in the {@code badRecordsSkipped}
- * metric, logged at WARN (the first {@value #LOGGED_IN_FULL}, then every {@value #LOG_EVERY}th)
+ * metric and job accumulator, logged at WARN (the first {@value #LOGGED_IN_FULL}, then every {@value #LOG_EVERY}th)
  * and summed up when the task closes.
  */
 public final class JsonLineToRow extends RichFlatMapFunction<SourceLine, RowData> {
@@ -26,7 +27,11 @@ public final class JsonLineToRow extends RichFlatMapFunction<SourceLine, RowData
   private final BadRecordPolicy policy;
   private final RowKind rowKind;
 
+  /** Name of the metric and of the job accumulator counting skipped bad records. */
+  public static final String SKIPPED = "badRecordsSkipped";
+
   private transient Counter skippedMetric;
+  private transient LongCounter skippedTotal;
   private transient long skipped;
 
   /**
@@ -41,7 +46,8 @@ public final class JsonLineToRow extends RichFlatMapFunction<SourceLine, RowData
 
   @Override
   public void open(OpenContext openContext) {
-    skippedMetric = getRuntimeContext().getMetricGroup().counter("badRecordsSkipped");
+    skippedMetric = getRuntimeContext().getMetricGroup().counter(SKIPPED);
+    skippedTotal = getRuntimeContext().getLongCounter(SKIPPED);
     skipped = 0;
   }
 
@@ -59,9 +65,8 @@ public final class JsonLineToRow extends RichFlatMapFunction<SourceLine, RowData
             + " (use --on-bad-record skip to skip such records)");
       }
       skipped++;
-      if (skippedMetric != null) {
-        skippedMetric.inc();
-      }
+      skippedMetric.inc();
+      skippedTotal.add(1);
       if (skipped <= LOGGED_IN_FULL || skipped % LOG_EVERY == 0) {
         LOG.warn("Skipped bad record #{} at {}: {}", skipped, line.location(), e.getMessage());
       }
