@@ -54,7 +54,7 @@ public final class AvroRowTypes {
     if (record.getType() != Schema.Type.RECORD) {
       throw new IllegalArgumentException("expected an Avro record schema, got " + record.getType());
     }
-    return (RowType) convert(record, record.getName(), false);
+    return (RowType) convert(record, "", false);
   }
 
   private static org.apache.flink.table.types.logical.LogicalType convert(Schema schema, String path, boolean nullable) {
