@@ -68,6 +68,19 @@ public final class RowDataToAvro implements Serializable {
     return record;
   }
 
+  /**
+   * A record of the full schema with only the fields at {@code positions} converted (the others
+   * null): enough for key generation without converting the whole row.
+   */
+  public GenericRecord convertFields(RowData row, int[] positions) {
+    GenericData.Record record = new GenericData.Record(schema);
+    for (int i : positions) {
+      Object v = getters[i].getFieldOrNull(row);
+      record.put(i, v == null ? null : converters[i].convert(v));
+    }
+    return record;
+  }
+
   private static Schema nonNull(Schema s) {
     if (s.getType() != Schema.Type.UNION) {
       return s;

@@ -1,0 +1,61 @@
+package io.riverbed.flink;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Test hook: named points of the write path where a test can make the job fail. A point armed
+ * with {@code n} fails on its {@code n}-th pass, once. Nothing is armed in production; an unarmed
+ * check is one map lookup. Static, so it works across the task and coordinator threads of a
+ * MiniCluster in the test's JVM.
+ */
+public final class FaultInjection {
+  /** In a writer's flush, after a data file was written and before its stat is recorded. */
+  public static final String WRITER_DURING_FLUSH = "writer.during-flush";
+  /** In a writer's snapshot, after the flush and before its results are reported (before the barrier moves on). */
+  public static final String WRITER_AFTER_FLUSH_BEFORE_BARRIER = "writer.after-flush-before-barrier";
+  /** In the coordinator, the checkpoint completed and nothing is committed yet. */
+  public static final String COORDINATOR_AFTER_CHECKPOINT_BEFORE_COMMIT = "coordinator.after-checkpoint-before-commit";
+  /** In the coordinator's commit: the commit file is written, the coordinator has not recorded it. */
+  public static final String COORDINATOR_DURING_COMMIT = "coordinator.during-commit";
+
+  private static final Map<String, AtomicInteger> ARMED = new ConcurrentHashMap<>();
+  private static final Map<String, AtomicInteger> FIRED = new ConcurrentHashMap<>();
+
+  private FaultInjection() {}
+
+  /** Makes {@code point} fail on its {@code pass}-th pass from now (1 = the next one). */
+  public static void arm(String point, int pass) {
+    ARMED.put(point, new AtomicInteger(pass));
+  }
+
+  public static void reset() {
+    ARMED.clear();
+    FIRED.clear();
+  }
+
+  /** How many times {@code point} failed since the last {@link #reset}. */
+  public static int fired(String point) {
+    AtomicInteger n = FIRED.get(point);
+    return n == null ? 0 : n.get();
+  }
+
+  static void check(String point) {
+    AtomicInteger remaining = ARMED.get(point);
+    if (remaining != null && remaining.decrementAndGet() == 0) {
+      ARMED.remove(point);
+      FIRED.computeIfAbsent(point, p -> new AtomicInteger()).incrementAndGet();
+      throw new InjectedFault(point);
+    }
+  }
+
+  /** The failure a test injected. */
+  public static final class InjectedFault extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    InjectedFault(String point) {
+      super("injected failure at " + point);
+    }
+  }
+}

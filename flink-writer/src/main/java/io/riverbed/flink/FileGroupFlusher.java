@@ -1,0 +1,197 @@
+package io.riverbed.flink;
+
+import io.riverbed.format.file.BaseFile;
+import io.riverbed.format.file.FileGroup;
+import io.riverbed.format.file.FileGroupId;
+import io.riverbed.format.file.FileSlice;
+import io.riverbed.format.file.FileSystemView;
+import io.riverbed.format.file.FileSystemViewLoader;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableType;
+import io.riverbed.format.timeline.Timeline;
+import io.riverbed.format.timeline.TimelineStore;
+import io.riverbed.format.timeline.WriteStat;
+import io.riverbed.format.TableException;
+import io.riverbed.format.write.AppendHandle;
+import io.riverbed.format.write.CreateHandle;
+import io.riverbed.format.write.MergeHandle;
+import io.riverbed.format.write.WriteOptions;
+import io.riverbed.format.write.WriteRecord;
+import io.riverbed.format.write.WriteTaskContext;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Writes one batch of one file group for a writer task, with the core's handles, and keeps the
+ * instant's write stats. Which slice a batch goes to: the newer of the committed view's latest
+ * slice (read once per instant and partition) and the slice this task itself wrote last (a file
+ * group it created or rewrote in an instant that may not be committed yet — only this task writes
+ * the group, so its own last write is the group's newest state).
+ *
+ * <ul>
+ *   <li>MERGE_ON_READ: every batch is a new log file of the slice ({@link AppendHandle}).
+ *   <li>COPY_ON_WRITE: a batch merges into the slice's base file ({@link MergeHandle}) or creates
+ *       the group ({@link CreateHandle}). A second batch of the same group in the same instant
+ *       merges into the first one's file and replaces it: the new file gets the next roll number
+ *       in its write token, the previous file is deleted and its stat replaced.
+ * </ul>
+ *
+ * The bucket index's file group column holds a bucket number; its file id is the one the committed
+ * view holds for that bucket, else a new bucket-prefixed id.
+ */
+final class FileGroupFlusher {
+  private final Table table;
+  private final Schema schema;
+  private final WriteOptions writeOptions;
+  private final FlinkWriteOptions options;
+  private final int subtask;
+  private final int parallelism;
+  private final int attempt;
+  private final Map<FileGroupId, FileSlice> written = new HashMap<>();
+  private final Map<String, String> bucketFileIds = new HashMap<>();
+
+  private String instant;
+  private WriteTaskContext context;
+  private Timeline timeline;
+  private final Map<String, FileSystemView> views = new HashMap<>();
+  private final Map<FileGroupId, List<WriteStat>> stats = new LinkedHashMap<>();
+  private final Map<FileGroupId, Integer> rolls = new HashMap<>();
+
+  FileGroupFlusher(Table table, Schema schema, WriteOptions writeOptions, FlinkWriteOptions options, int subtask,
+      int parallelism, int attempt) {
+    this.table = table;
+    this.schema = schema;
+    this.writeOptions = writeOptions;
+    this.options = options;
+    this.subtask = subtask;
+    this.parallelism = parallelism;
+    this.attempt = attempt;
+  }
+
+  void startInstant(String instantTime) {
+    instant = instantTime;
+    context = WriteTaskContext.of(table, instantTime, subtask, parallelism, attempt, schema, writeOptions);
+    timeline = null;
+    views.clear();
+    stats.clear();
+    rolls.clear();
+  }
+
+  /** The stats of the instant's files; the instant is over for this task. */
+  List<WriteStat> finishInstant() {
+    List<WriteStat> out = new ArrayList<>();
+    stats.values().forEach(out::addAll);
+    instant = null;
+    context = null;
+    stats.clear();
+    return out;
+  }
+
+  void write(String instantTime, String partition, String fileGroup, List<WriteRecord> records) {
+    if (!instantTime.equals(instant)) {
+      throw new IllegalStateException("instant " + instantTime + " was not started (current " + instant + ")");
+    }
+    String fileId = options.indexType() == FlinkWriteOptions.IndexType.BUCKET
+        ? bucketFileId(partition, Integer.parseInt(fileGroup)) : fileGroup;
+    FileGroupId id = new FileGroupId(partition, fileId);
+    FileSlice slice = latestSlice(id);
+    if (table.type() == TableType.MERGE_ON_READ) {
+      AppendHandle handle = AppendHandle.of(context, id, Optional.ofNullable(slice));
+      Optional<WriteStat> stat = handle.append(records);
+      if (stat.isEmpty()) {
+        return;
+      }
+      FaultInjection.check(FaultInjection.WRITER_DURING_FLUSH);
+      stats.computeIfAbsent(id, k -> new ArrayList<>()).add(stat.get());
+      written.put(id, new FileSlice(id, handle.baseInstant(), slice == null ? Optional.empty() : slice.baseFile(),
+          List.of()));
+    } else {
+      writeCopyOnWrite(id, slice, records);
+    }
+  }
+
+  private void writeCopyOnWrite(FileGroupId id, FileSlice slice, List<WriteRecord> records) {
+    int roll = rolls.getOrDefault(id, 0);
+    WriteTaskContext rollContext = roll == 0 ? context
+        : WriteTaskContext.of(table, instant, subtask, parallelism, attempt + roll, schema, writeOptions);
+    Optional<WriteStat> stat = slice != null && slice.baseFile().isPresent()
+        ? Optional.of(MergeHandle.of(rollContext, slice).merge(records))
+        : CreateHandle.of(rollContext, id).write(records);
+    if (stat.isEmpty()) {
+      return;
+    }
+    FaultInjection.check(FaultInjection.WRITER_DURING_FLUSH);
+    rolls.put(id, roll + 1);
+    WriteStat newStat = stat.get();
+    List<WriteStat> previous = stats.get(id);
+    if (previous != null && !previous.isEmpty()) {
+      WriteStat first = previous.get(0);
+      deleteReplacedRoll(slice);
+      newStat = newStat.toBuilder()
+          .prevCommit(first.prevCommit())
+          .numInserts(first.numInserts() + newStat.numInserts())
+          .numUpdateWrites(first.numUpdateWrites() + newStat.numUpdateWrites())
+          .numDeletes(first.numDeletes() + newStat.numDeletes())
+          .build();
+    }
+    stats.put(id, new ArrayList<>(List.of(newStat)));
+    Path path = new Path(table.basePath(), newStat.path());
+    BaseFile base = BaseFile.of(path, newStat.fileSizeInBytes())
+        .orElseThrow(() -> new TableException("not a base file name: " + path));
+    written.put(id, new FileSlice(id, instant, Optional.of(base), List.of()));
+  }
+
+  private void deleteReplacedRoll(FileSlice replaced) {
+    Path path = replaced.baseFile().orElseThrow().path();
+    try {
+      table.fs().delete(path, false);
+    } catch (IOException e) {
+      throw new TableException("cannot delete " + path + ", replaced within instant " + instant + " of table "
+          + table.basePath(), e);
+    }
+  }
+
+  private FileSlice latestSlice(FileGroupId id) {
+    FileSlice committed = view(id.partitionPath()).latestSliceForWrite(id).orElse(null);
+    FileSlice mine = written.get(id);
+    if (mine == null) {
+      return committed;
+    }
+    if (committed == null) {
+      return mine;
+    }
+    return committed.baseInstant().compareTo(mine.baseInstant()) >= 0 ? committed : mine;
+  }
+
+  private FileSystemView view(String partition) {
+    return views.computeIfAbsent(partition, p -> {
+      if (timeline == null) {
+        timeline = TimelineStore.at(table.fs(), table.metaPath()).load();
+      }
+      return FileSystemViewLoader.load(table, timeline, List.of(p));
+    });
+  }
+
+  private String bucketFileId(String partition, int bucket) {
+    return bucketFileIds.computeIfAbsent(partition + '\u0000' + bucket, k -> {
+      FileSystemView view = view(partition);
+      String fallback = null;
+      for (FileGroup group : view.fileGroups()) {
+        if (BucketIndex.bucketOf(group.id().fileId()) == bucket) {
+          if (view.latestSliceForWrite(group.id()).isPresent()) {
+            return group.id().fileId();
+          }
+          fallback = group.id().fileId();
+        }
+      }
+      return fallback != null ? fallback : BucketIndex.newFileId(bucket);
+    });
+  }
+}

@@ -1,0 +1,68 @@
+package io.riverbed.flink;
+
+import org.apache.flink.runtime.jobgraph.OperatorID;
+import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
+import org.apache.flink.runtime.operators.coordination.RecreateOnResetOperatorCoordinator;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperatorFactory;
+import org.apache.flink.streaming.api.operators.CoordinatedOperatorFactory;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperatorFactory;
+import org.apache.flink.streaming.api.operators.StreamOperator;
+import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+
+/** Creates the {@link StreamWriteOperator}s and their {@link WriteCoordinator}. */
+final class StreamWriteOperatorFactory extends AbstractStreamOperatorFactory<Void>
+    implements CoordinatedOperatorFactory<Void>, OneInputStreamOperatorFactory<RowData, Void> {
+  private static final long serialVersionUID = 1L;
+
+  private final FlinkWriteOptions options;
+  private final RowType dataType;
+  private final String schemaJson;
+
+  StreamWriteOperatorFactory(FlinkWriteOptions options, RowType dataType, String schemaJson) {
+    this.options = options;
+    this.dataType = dataType;
+    this.schemaJson = schemaJson;
+  }
+
+  @Override
+  @SuppressWarnings("unchecked")
+  public <T extends StreamOperator<Void>> T createStreamOperator(StreamOperatorParameters<Void> parameters) {
+    StreamWriteOperator operator = new StreamWriteOperator(options, dataType, schemaJson);
+    operator.setProcessingTimeService(parameters.getProcessingTimeService());
+    operator.setup(parameters.getContainingTask(), parameters.getStreamConfig(), parameters.getOutput());
+    OperatorID id = parameters.getStreamConfig().getOperatorID();
+    var dispatcher = parameters.getOperatorEventDispatcher();
+    operator.setOperatorEventGateway(dispatcher.getOperatorEventGateway(id));
+    dispatcher.registerEventHandler(id, operator);
+    return (T) operator;
+  }
+
+  @Override
+  public OperatorCoordinator.Provider getCoordinatorProvider(String operatorName, OperatorID operatorId) {
+    return new Provider(operatorId, options, schemaJson);
+  }
+
+  @Override
+  public Class<? extends StreamOperator> getStreamOperatorClass(ClassLoader classLoader) {
+    return StreamWriteOperator.class;
+  }
+
+  private static final class Provider extends RecreateOnResetOperatorCoordinator.Provider {
+    private static final long serialVersionUID = 1L;
+    private final FlinkWriteOptions options;
+    private final String schemaJson;
+
+    Provider(OperatorID operatorId, FlinkWriteOptions options, String schemaJson) {
+      super(operatorId);
+      this.options = options;
+      this.schemaJson = schemaJson;
+    }
+
+    @Override
+    protected OperatorCoordinator getCoordinator(OperatorCoordinator.Context context) {
+      return new WriteCoordinator(context, options, schemaJson);
+    }
+  }
+}

@@ -1,0 +1,453 @@
+package io.riverbed.flink;
+
+import io.riverbed.format.TableException;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.timeline.Instant;
+import io.riverbed.format.timeline.TimelineStore;
+import io.riverbed.format.timeline.WriteOperationType;
+import io.riverbed.format.timeline.WriteStat;
+import io.riverbed.format.write.Rollback;
+import io.riverbed.format.write.WriteTransaction;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.avro.Schema;
+import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
+import org.apache.flink.runtime.operators.coordination.CoordinationRequestHandler;
+import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
+import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
+import org.apache.flink.runtime.operators.coordination.OperatorEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The write coordinator: the one place that opens, commits and rolls back instants. Metadata
+ * only — timeline files and commit metadata (and rollbacks of crashed instants); every data file
+ * is written by the writer tasks ({@link StreamWriteOperator}).
+ *
+ * <h2>Protocol</h2>
+ *
+ * An <em>epoch</em> of a writer subtask is the time between two of its checkpoints; it is named by
+ * the id of the checkpoint that started it (0 before the first).
+ *
+ * <ol>
+ *   <li><b>Start.</b> Every writer attempt sends {@link WriteMessages.WriterStarted} with the results
+ *       its restored state holds. The coordinator serves nothing until all subtasks have done so;
+ *       then it <em>recovers</em> (below).
+ *   <li><b>Open, lazily.</b> A writer asks for an instant ({@link WriteMessages.InstantRequest},
+ *       request/response) only when it is about to write its first file of an epoch, so an idle
+ *       epoch opens nothing. The coordinator answers with its newest open instant if that was opened
+ *       for the same or a later epoch, else it opens a new one ({@code T.<action>.requested} +
+ *       {@code .inflight}, UTC time). Instants therefore follow epochs in time order and one
+ *       instant never mixes data from before and after a checkpoint it commits on.
+ *   <li><b>Report.</b> In {@code snapshotState(c)} a writer flushes all its buffers, then sends
+ *       {@link WriteMessages.Written} (its {@link WriteResult}: subtask, c, instant, stats) and keeps
+ *       the same result in its own operator state until it hears that a checkpoint ≥ c completed.
+ *       (The coordinator's own snapshot of c is taken before the writers' snapshots of c, so the
+ *       writers' state is where the results of c are durable.)
+ *   <li><b>Snapshot.</b> {@code checkpointCoordinator(c)} stores the writer lineage id, the open
+ *       instants (time, epoch) and every result not committed yet.
+ *   <li><b>Commit.</b> {@code notifyCheckpointComplete(c)} commits, oldest first, every open instant
+ *       of an epoch before c with all results of checkpoints ≤ c (every writer of such an epoch
+ *       snapshotted a checkpoint ≤ c after it, and its report travelled before its acknowledgement).
+ *       The commit's {@code extraMetadata} holds the Flink job id, the checkpoint id and the writer
+ *       lineage id. Idempotent: an instant already completed on the timeline is skipped. A commit
+ *       that fails fails the job ({@code context.failJob}); it is never dropped.
+ *   <li><b>Recover</b> (at start, after {@code resetToCheckpoint(c)}, or after {@code subtaskReset(c)}):
+ *       results of checkpoints ≤ c, from the coordinator's state and from the writers' restored
+ *       state, are committed instant by instant (skipping completed ones); then every other pending
+ *       write instant (data written after c, or a crashed job's leftovers) is rolled back with
+ *       {@link Rollback#rollbackFailedWrites}. Only then are instant requests answered.
+ * </ol>
+ *
+ * <p>All protocol work runs on one coordinator thread, in arrival order.
+ */
+final class WriteCoordinator implements OperatorCoordinator, CoordinationRequestHandler {
+  private static final Logger LOG = LoggerFactory.getLogger(WriteCoordinator.class);
+
+  /** extraMetadata keys of every commit. */
+  static final String JOB_ID_KEY = "riverbed.flink.job.id";
+  static final String CHECKPOINT_ID_KEY = "riverbed.flink.checkpoint.id";
+  static final String WRITER_ID_KEY = "riverbed.flink.writer.id";
+
+  private static final int STATE_VERSION = 1;
+
+  private final Context context;
+  private final FlinkWriteOptions options;
+  private final String schemaJson;
+  private final WriteOperationType operationType;
+  private final int parallelism;
+
+  private ExecutorService executor;
+  private Table table;
+  private Schema schema;
+
+  // Protocol state, touched only on the coordinator thread (or before start()).
+  private String writerId = UUID.randomUUID().toString();
+  private String flinkJobId = "";
+  private final TreeMap<String, Long> openInstants = new TreeMap<>();
+  private final Map<String, Set<Integer>> requesters = new HashMap<>();
+  private final Map<String, WriteResult> results = new LinkedHashMap<>();
+  private boolean recovering = true;
+  private long restoredCheckpoint = NO_CHECKPOINT;
+  private final Set<Integer> started = new HashSet<>();
+  private final Map<Integer, Integer> attempts = new HashMap<>();
+  private final Map<Integer, SubtaskGateway> gateways = new HashMap<>();
+  private final List<Runnable> deferred = new ArrayList<>();
+  private volatile boolean failed;
+
+  WriteCoordinator(Context context, FlinkWriteOptions options, String schemaJson) {
+    this.context = context;
+    this.options = options;
+    this.schemaJson = schemaJson;
+    this.operationType = options.operation().commitType();
+    this.parallelism = context.currentParallelism();
+  }
+
+  @Override
+  public void start() {
+    executor = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "riverbed-write-coordinator-" + options.tableName());
+      t.setDaemon(true);
+      return t;
+    });
+    run("start", () -> {
+      schema = new Schema.Parser().parse(schemaJson);
+      table = FlinkTables.openOrCreate(options, schema);
+      LOG.info("Write coordinator of {} started (writer id {}, restored checkpoint {}, {} writer subtasks)",
+          table.basePath(), writerId, restoredCheckpoint, parallelism);
+    });
+  }
+
+  @Override
+  public void close() throws Exception {
+    if (executor != null) {
+      executor.shutdown();
+      if (!executor.awaitTermination(60, TimeUnit.SECONDS)) {
+        executor.shutdownNow();
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- events and requests
+
+  @Override
+  public void handleEventFromOperator(int subtask, int attempt, OperatorEvent event) {
+    run("event " + event.getClass().getSimpleName() + " of subtask " + subtask, () -> {
+      Integer current = attempts.get(subtask);
+      if (current != null && attempt < current) {
+        LOG.debug("Dropping {} of stale attempt {} of subtask {}", event, attempt, subtask);
+        return;
+      }
+      if (event instanceof WriteMessages.WriterStarted s) {
+        if (!s.flinkJobId().isEmpty()) {
+          flinkJobId = s.flinkJobId();
+        }
+        s.restored().forEach(r -> results.putIfAbsent(r.id(), r));
+        started.add(subtask);
+        if (recovering && started.size() >= parallelism) {
+          recover();
+        }
+      } else if (event instanceof WriteMessages.Written w) {
+        results.putIfAbsent(w.result().id(), w.result());
+      } else {
+        throw new IllegalArgumentException("unexpected event " + event);
+      }
+    });
+  }
+
+  @Override
+  public CompletableFuture<CoordinationResponse> handleCoordinationRequest(CoordinationRequest request) {
+    CompletableFuture<CoordinationResponse> response = new CompletableFuture<>();
+    if (!(request instanceof WriteMessages.InstantRequest r)) {
+      response.completeExceptionally(new IllegalArgumentException("unexpected request " + request));
+      return response;
+    }
+    run("instant request of subtask " + r.subtask(), () -> {
+      Runnable answer = () -> {
+        try {
+          response.complete(new WriteMessages.InstantResponse(instantFor(r.subtask(), r.epoch())));
+        } catch (RuntimeException e) {
+          response.completeExceptionally(e);
+          throw e;
+        }
+      };
+      if (recovering) {
+        deferred.add(answer);
+      } else {
+        answer.run();
+      }
+    });
+    return response;
+  }
+
+  private String instantFor(int subtask, long epoch) {
+    var newest = openInstants.lastEntry();
+    String instant;
+    if (newest != null && newest.getValue() >= epoch) {
+      instant = newest.getKey();
+    } else {
+      instant = WriteTransaction.start(table, operationType).instantTime();
+      openInstants.put(instant, epoch);
+      LOG.info("Opened instant {} for epoch {} of table {}", instant, epoch, table.basePath());
+    }
+    requesters.computeIfAbsent(instant, i -> new HashSet<>()).add(subtask);
+    return instant;
+  }
+
+  // ---------------------------------------------------------------- checkpoints
+
+  @Override
+  public void checkpointCoordinator(long checkpointId, CompletableFuture<byte[]> result) {
+    if (failed) {
+      result.completeExceptionally(new TableException("write coordinator of " + options.path() + " has failed"));
+      return;
+    }
+    run("checkpoint " + checkpointId, () -> result.complete(snapshot()));
+  }
+
+  @Override
+  public void notifyCheckpointComplete(long checkpointId) {
+    run("commit of checkpoint " + checkpointId, () -> {
+      if (recovering) {
+        return;
+      }
+      FaultInjection.check(FaultInjection.COORDINATOR_AFTER_CHECKPOINT_BEFORE_COMMIT);
+      commitUpTo(checkpointId);
+    });
+  }
+
+  @Override
+  public void resetToCheckpoint(long checkpointId, byte[] state) throws Exception {
+    Runnable reset = () -> {
+      restore(state);
+      restoredCheckpoint = checkpointId;
+      recovering = true;
+      started.clear();
+    };
+    if (executor == null) {
+      reset.run();
+    } else {
+      run("reset to checkpoint " + checkpointId, reset::run);
+    }
+  }
+
+  @Override
+  public void subtaskReset(int subtask, long checkpointId) {
+    run("reset of subtask " + subtask + " to checkpoint " + checkpointId, () -> {
+      recovering = true;
+      restoredCheckpoint = checkpointId;
+      started.remove(subtask);
+      results.values().removeIf(r -> checkpointId == NO_CHECKPOINT || r.checkpointId() > checkpointId);
+      LOG.info("Writer subtask {} restarts from checkpoint {}; recovering when all writers are back", subtask,
+          checkpointId);
+    });
+  }
+
+  @Override
+  public void executionAttemptFailed(int subtask, int attempt, Throwable reason) {
+    run("failure of subtask " + subtask, () -> gateways.remove(subtask));
+  }
+
+  @Override
+  public void executionAttemptReady(int subtask, int attempt, SubtaskGateway gateway) {
+    run("attempt " + attempt + " of subtask " + subtask + " ready", () -> {
+      attempts.merge(subtask, attempt, Math::max);
+      gateways.put(subtask, gateway);
+    });
+  }
+
+  // ---------------------------------------------------------------- commit and recovery
+
+  /** Commits, oldest first, the instants checkpoint {@code checkpointId} covers. */
+  private void commitUpTo(long checkpointId) {
+    TreeMap<String, List<WriteResult>> covered = new TreeMap<>();
+    openInstants.forEach((instant, epoch) -> {
+      if (epoch < checkpointId) {
+        covered.put(instant, new ArrayList<>());
+      }
+    });
+    for (WriteResult r : results.values()) {
+      if (r.checkpointId() <= checkpointId) {
+        covered.computeIfAbsent(r.instant(), i -> new ArrayList<>()).add(r);
+      }
+    }
+    for (var entry : covered.entrySet()) {
+      String instant = entry.getKey();
+      Set<Integer> reported = new HashSet<>();
+      entry.getValue().forEach(r -> reported.add(r.subtask()));
+      Set<Integer> missing = new HashSet<>(requesters.getOrDefault(instant, Set.of()));
+      missing.removeAll(reported);
+      if (!missing.isEmpty()) {
+        LOG.warn("Instant {} of table {}: writer subtasks {} have not reported yet at checkpoint {}; committing later",
+            instant, table.basePath(), missing, checkpointId);
+        return;
+      }
+      commit(instant, entry.getValue(), checkpointId);
+    }
+    scheduleCompactionIfDue();
+  }
+
+  private void commit(String instant, List<WriteResult> reports, long checkpointId) {
+    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+    var states = store.statesOf(instant);
+    boolean completed = states.stream().anyMatch(Instant::isCompleted);
+    if (completed) {
+      LOG.info("Instant {} of table {} is committed already (checkpoint {}); skipping", instant, table.basePath(),
+          checkpointId);
+    } else {
+      if (states.isEmpty()) {
+        throw new TableException("instant " + instant + " of table " + table.basePath() + " is covered by checkpoint "
+            + checkpointId + " but is neither pending nor completed on the timeline: its writes are lost");
+      }
+      WriteTransaction tx = WriteTransaction.resume(table, instant, operationType);
+      List<WriteStat> stats = new ArrayList<>();
+      reports.forEach(r -> stats.addAll(r.stats()));
+      tx.addWriteStats(stats);
+      Map<String, String> extra = new LinkedHashMap<>();
+      extra.put(JOB_ID_KEY, flinkJobId);
+      extra.put(CHECKPOINT_ID_KEY, Long.toString(checkpointId));
+      extra.put(WRITER_ID_KEY, writerId);
+      tx.commit(schema, extra);
+      FaultInjection.check(FaultInjection.COORDINATOR_DURING_COMMIT);
+    }
+    openInstants.remove(instant);
+    requesters.remove(instant);
+    results.values().removeIf(r -> r.instant().equals(instant));
+  }
+
+  /** Commits what the restored checkpoint covers, rolls back every other pending write, then serves requests. */
+  private void recover() {
+    long c = restoredCheckpoint;
+    results.values().removeIf(r -> c == NO_CHECKPOINT || r.checkpointId() > c);
+    TreeMap<String, List<WriteResult>> byInstant = new TreeMap<>();
+    results.values().forEach(r -> byInstant.computeIfAbsent(r.instant(), i -> new ArrayList<>()).add(r));
+    for (var entry : byInstant.entrySet()) {
+      commit(entry.getKey(), entry.getValue(), c);
+    }
+    var rolledBack = Rollback.rollbackFailedWrites(table);
+    openInstants.clear();
+    requesters.clear();
+    results.clear();
+    recovering = false;
+    LOG.info("Recovered table {} at checkpoint {}: {} instants committed, {} rolled back", table.basePath(), c,
+        byInstant.size(), rolledBack.size());
+    sendPendingCompactions();
+    List<Runnable> answers = new ArrayList<>(deferred);
+    deferred.clear();
+    answers.forEach(Runnable::run);
+  }
+
+  // ---------------------------------------------------------------- compaction (MERGE_ON_READ, optional)
+
+  private void scheduleCompactionIfDue() {
+    if (!options.compactionEnabled() || !openInstants.isEmpty()) {
+      return;
+    }
+    FlinkCompaction.scheduleIfDue(table, options).ifPresent(this::sendCompaction);
+  }
+
+  private void sendPendingCompactions() {
+    if (options.compactionEnabled()) {
+      FlinkCompaction.pending(table).forEach(this::sendCompaction);
+    }
+  }
+
+  private void sendCompaction(String instant) {
+    SubtaskGateway gateway = gateways.get(0);
+    if (gateway == null) {
+      LOG.warn("Compaction {} of table {} scheduled but writer subtask 0 is not running; it runs after the next restart",
+          instant, table.basePath());
+      return;
+    }
+    gateway.sendEvent(new WriteMessages.Compact(instant));
+  }
+
+  // ---------------------------------------------------------------- state
+
+  private byte[] snapshot() {
+    var bytes = new ByteArrayOutputStream();
+    try (var out = new DataOutputStream(bytes)) {
+      out.writeInt(STATE_VERSION);
+      out.writeUTF(writerId);
+      out.writeUTF(flinkJobId);
+      out.writeInt(openInstants.size());
+      for (var e : openInstants.entrySet()) {
+        out.writeUTF(e.getKey());
+        out.writeLong(e.getValue());
+      }
+      out.writeInt(results.size());
+      for (WriteResult r : results.values()) {
+        r.write(out);
+      }
+    } catch (IOException e) {
+      throw new TableException("cannot serialize the write coordinator state of " + options.path(), e);
+    }
+    return bytes.toByteArray();
+  }
+
+  private void restore(byte[] state) {
+    openInstants.clear();
+    requesters.clear();
+    results.clear();
+    if (state == null) {
+      return;
+    }
+    try (var in = new DataInputStream(new ByteArrayInputStream(state))) {
+      int version = in.readInt();
+      if (version != STATE_VERSION) {
+        throw new TableException("write coordinator state version " + version + " of " + options.path()
+            + " is not supported (expected " + STATE_VERSION + ")");
+      }
+      writerId = in.readUTF();
+      flinkJobId = in.readUTF();
+      for (int i = in.readInt(); i > 0; i--) {
+        openInstants.put(in.readUTF(), in.readLong());
+      }
+      for (int i = in.readInt(); i > 0; i--) {
+        WriteResult r = WriteResult.read(in);
+        results.put(r.id(), r);
+      }
+    } catch (IOException e) {
+      throw new TableException("cannot read the write coordinator state of " + options.path(), e);
+    }
+  }
+
+  // ---------------------------------------------------------------- threading
+
+  /** Runs {@code action} on the coordinator thread; any failure fails the job. */
+  private void run(String what, ThrowingRunnable action) {
+    executor.execute(() -> {
+      if (failed) {
+        return;
+      }
+      try {
+        action.run();
+      } catch (Throwable t) {
+        failed = true;
+        LOG.error("Write coordinator of {} failed in {}; failing the job", options.path(), what, t);
+        context.failJob(new TableException("write coordinator of table " + options.path() + " failed in " + what, t));
+      }
+    });
+  }
+
+  @FunctionalInterface
+  private interface ThrowingRunnable {
+    void run() throws Exception;
+  }
+}

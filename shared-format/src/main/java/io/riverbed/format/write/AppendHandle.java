@@ -1,0 +1,163 @@
+package io.riverbed.format.write;
+
+import io.riverbed.format.InvalidRecordException;
+import io.riverbed.format.TableException;
+import io.riverbed.format.file.FileGroupId;
+import io.riverbed.format.file.FileNames;
+import io.riverbed.format.file.FileSlice;
+import io.riverbed.format.file.LogFile;
+import io.riverbed.format.log.AvroDataBlock;
+import io.riverbed.format.log.DeleteBlock;
+import io.riverbed.format.log.DeleteRecord;
+import io.riverbed.format.log.LogFileWriter;
+import io.riverbed.format.timeline.WriteStat;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Appends one batch of changes to a MERGE_ON_READ file group as a new log file version of its
+ * latest slice (storage without append: every write is a new file): one Avro data block with the
+ * upserts and, if there are deletes, one delete block. The slice is the one a pending compaction
+ * opened if there is one; a new file group's first slice is keyed by the writing instant.
+ */
+public final class AppendHandle {
+  private static final Logger LOG = LoggerFactory.getLogger(AppendHandle.class);
+
+  private final WriteTaskContext context;
+  private final FileGroupId fileGroupId;
+  private final FileSlice latestSlice;
+
+  private AppendHandle(WriteTaskContext context, FileGroupId fileGroupId, FileSlice latestSlice) {
+    this.context = context;
+    this.fileGroupId = fileGroupId;
+    this.latestSlice = latestSlice;
+  }
+
+  /**
+   * A handle for {@code fileGroupId}.
+   *
+   * @param latestSlice the group's latest committed slice for writing
+   *     ({@link io.riverbed.format.file.FileSystemView#latestSliceForWrite}); empty for a new file group
+   */
+  public static AppendHandle of(WriteTaskContext context, FileGroupId fileGroupId, Optional<FileSlice> latestSlice) {
+    Objects.requireNonNull(fileGroupId, "fileGroupId");
+    return new AppendHandle(context, fileGroupId, latestSlice.orElse(null));
+  }
+
+  /** True if this handle creates the file group (its first slice is keyed by the writing instant). */
+  public boolean isNewFileGroup() {
+    return latestSlice == null;
+  }
+
+  /** The base instant of the slice the log file goes to. */
+  public String baseInstant() {
+    return latestSlice == null ? context.instantTime() : latestSlice.baseInstant();
+  }
+
+  /**
+   * Writes the batch (precombined first) as a new log file.
+   *
+   * @return the delta write stat; empty if the batch is empty
+   * @throws InvalidRecordException if a change belongs to another partition
+   */
+  public Optional<WriteStat> append(List<WriteRecord> batch) {
+    List<WriteRecord> changes = BatchPrecombiner.precombine(batch);
+    if (changes.isEmpty()) {
+      return Optional.empty();
+    }
+    String partition = fileGroupId.partitionPath();
+    String instant = context.instantTime();
+    List<GenericRecord> records = new ArrayList<>();
+    List<DeleteRecord> deletes = new ArrayList<>();
+    for (WriteRecord change : changes) {
+      requirePartition(change);
+      if (change.isDelete()) {
+        deletes.add(new DeleteRecord(change.recordKey(), partition, change.orderingValue()));
+      } else {
+        records.add(MetaRecords.withMetaFields(context.writerSchema(), change.data(), instant,
+            context.nextSequenceNumber(), change.recordKey(), partition, fileGroupId.fileId()));
+      }
+    }
+    String baseInstant = baseInstant();
+    List<String> sliceLogs = new ArrayList<>();
+    if (latestSlice != null) {
+      latestSlice.logFiles().forEach(l -> sliceLogs.add(l.fileName()));
+    }
+    int version = nextLogVersion(baseInstant);
+    String fileName = FileNames.logFileName(fileGroupId.fileId(), baseInstant, version, context.writeToken());
+    context.prepareFile(partition, fileName, Markers.Type.APPEND);
+    Path path = new Path(context.table().partitionPath(partition), fileName);
+    long size = write(path, records, deletes);
+    sliceLogs.add(fileName);
+    boolean created = latestSlice == null;
+    WriteStat stat = WriteStat.builder()
+        .fileId(fileGroupId.fileId())
+        .path(WriteTaskContext.relativePath(partition, fileName))
+        .prevCommit(created ? WriteStat.NULL_COMMIT : baseInstant)
+        .numWrites(records.size())
+        .numDeletes(deletes.size())
+        .numInserts(created ? records.size() : 0)
+        .numUpdateWrites(created ? 0 : records.size())
+        .totalWriteBytes(size)
+        .partitionPath(partition)
+        .fileSizeInBytes(size)
+        .delta(version, 0, latestSlice == null ? "" : latestSlice.baseFile().map(b -> b.fileName()).orElse(""),
+            sliceLogs)
+        .build();
+    LOG.debug("Appended {} records and {} deletes to {} ({} bytes)", records.size(), deletes.size(), path, size);
+    return Optional.of(stat);
+  }
+
+  private long write(Path path, List<GenericRecord> records, List<DeleteRecord> deletes) {
+    LogFileWriter writer = LogFileWriter.create(context.table().fs(), path);
+    try {
+      if (!records.isEmpty()) {
+        writer.append(AvroDataBlock.of(context.instantTime(), context.writerSchema(), records));
+      }
+      if (!deletes.isEmpty()) {
+        writer.append(DeleteBlock.of(context.instantTime(), context.writerSchema(), deletes));
+      }
+      return writer.close();
+    } finally {
+      writer.abort();
+    }
+  }
+
+  /** One more than the highest version of the slice's log files on storage (committed or not). */
+  private int nextLogVersion(String baseInstant) {
+    Path folder = context.table().partitionPath(fileGroupId.partitionPath());
+    int max = 0;
+    try {
+      for (FileStatus st : context.table().fs().listStatus(folder)) {
+        Optional<LogFile> log = LogFile.of(st.getPath(), st.getLen());
+        if (log.isPresent() && log.get().fileId().equals(fileGroupId.fileId())
+            && log.get().baseInstant().equals(baseInstant)) {
+          max = Math.max(max, log.get().version());
+        }
+      }
+    } catch (FileNotFoundException e) {
+      return FileNames.FIRST_LOG_VERSION;
+    } catch (IOException e) {
+      throw new TableException("cannot list partition " + folder + " to version a log file of file group "
+          + fileGroupId + " for instant " + context.instantTime(), e);
+    }
+    return Math.max(max + 1, FileNames.FIRST_LOG_VERSION);
+  }
+
+  private void requirePartition(WriteRecord change) {
+    if (!change.partitionPath().equals(fileGroupId.partitionPath())) {
+      throw new InvalidRecordException("record key '" + change.recordKey() + "' of partition '"
+          + change.partitionPath() + "' cannot be written to file group " + fileGroupId + " of table "
+          + context.table().basePath() + " at instant " + context.instantTime());
+    }
+  }
+}

@@ -1,0 +1,188 @@
+package io.riverbed.format.write;
+
+import io.riverbed.format.TableException;
+import io.riverbed.format.record.TableSchemas;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableType;
+import io.riverbed.format.timeline.Action;
+import io.riverbed.format.timeline.AvroTimelineFile;
+import io.riverbed.format.timeline.CommitMetadata;
+import io.riverbed.format.timeline.Instant;
+import io.riverbed.format.timeline.InstantTime;
+import io.riverbed.format.timeline.State;
+import io.riverbed.format.timeline.TimelineSchemas;
+import io.riverbed.format.timeline.TimelineStore;
+import io.riverbed.format.timeline.WriteOperationType;
+import io.riverbed.format.timeline.WriteStat;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The life of one write instant T: {@link #start} writes {@code T.<action>.requested} and
+ * {@code T.<action>.inflight}; handles (anywhere) write data files for T and their
+ * {@link WriteStat}s are handed to {@link #addWriteStats} (thread-safe); {@link #commit} writes the
+ * completed {@code T.<action>} — the atomic commit point — and deletes T's markers.
+ *
+ * <p>Action: {@code replacecommit} for the overwrite operations, otherwise {@code commit} on
+ * COPY_ON_WRITE and {@code deltacommit} on MERGE_ON_READ. A failed instant is undone with
+ * {@link Rollback}.
+ */
+public final class WriteTransaction {
+  private static final Logger LOG = LoggerFactory.getLogger(WriteTransaction.class);
+
+  private final Table table;
+  private final TimelineStore store;
+  private final WriteOperationType operationType;
+  private final Instant inflight;
+  private final List<WriteStat> stats = new ArrayList<>();
+  private final Map<String, Set<String>> replacedFileIds = new LinkedHashMap<>();
+  private boolean committed;
+
+  private WriteTransaction(Table table, TimelineStore store, WriteOperationType operationType, Instant inflight) {
+    this.table = table;
+    this.store = store;
+    this.operationType = operationType;
+    this.inflight = inflight;
+  }
+
+  /** Starts a new instant on {@code table}, later than every instant of its active timeline. */
+  public static WriteTransaction start(Table table, WriteOperationType operationType) {
+    return start(table, operationType, InstantClock.forTable(table));
+  }
+
+  /** Starts a new instant with times from {@code generator} (which must run in the table's timeline zone). */
+  public static WriteTransaction start(Table table, WriteOperationType operationType, InstantTime generator) {
+    Objects.requireNonNull(operationType, "operationType");
+    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+    String time = InstantClock.next(generator, store.load());
+    Action action = actionFor(table.type(), operationType);
+    Instant requested = store.createRequested(time, action, requestedContent(action));
+    Instant inflight = store.transitionToInflight(requested, new byte[0]);
+    LOG.info("Started {} {} on table {}", operationType, inflight, table.basePath());
+    return new WriteTransaction(table, store, operationType, inflight);
+  }
+
+  /**
+   * Takes over the pending instant {@code instantTime} (e.g. a job coordinator that restarted and
+   * recovered its write stats); writes the inflight file if only the requested one exists.
+   *
+   * @throws TableException if the instant is not a pending write of this table
+   */
+  public static WriteTransaction resume(Table table, String instantTime, WriteOperationType operationType) {
+    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+    Instant pending = store.load().writeTimeline().find(instantTime)
+        .filter(i -> !i.isCompleted() && i.action() != Action.COMPACTION && i.action() != Action.LOG_COMPACTION)
+        .orElseThrow(() -> new TableException("instant " + instantTime + " is not a pending write of table "
+            + table.basePath()));
+    Instant inflight = pending.isRequested() ? store.transitionToInflight(pending, new byte[0]) : pending;
+    return new WriteTransaction(table, store, operationType, inflight);
+  }
+
+  /** The timeline action a write of {@code operationType} is filed under on a table of {@code type}. */
+  public static Action actionFor(TableType type, WriteOperationType operationType) {
+    if (operationType.isReplace()) {
+      return Action.REPLACE_COMMIT;
+    }
+    return type == TableType.MERGE_ON_READ ? Action.DELTA_COMMIT : Action.COMMIT;
+  }
+
+  /** A replacecommit's requested file holds an all-null {@code HoodieRequestedReplaceMetadata}, as Hudi writes it. */
+  private static byte[] requestedContent(Action action) {
+    if (action != Action.REPLACE_COMMIT) {
+      return new byte[0];
+    }
+    return AvroTimelineFile.serialize(new GenericData.Record(TimelineSchemas.REQUESTED_REPLACE_METADATA));
+  }
+
+  public Table table() {
+    return table;
+  }
+
+  public String instantTime() {
+    return inflight.time();
+  }
+
+  public Action action() {
+    return inflight.action();
+  }
+
+  public WriteOperationType operationType() {
+    return operationType;
+  }
+
+  /** Adds the stats of files written for this instant. */
+  public synchronized void addWriteStats(Collection<WriteStat> writeStats) {
+    requireOpen();
+    stats.addAll(writeStats);
+  }
+
+  public void addWriteStat(WriteStat writeStat) {
+    addWriteStats(List.of(writeStat));
+  }
+
+  /** Replace commits: file groups of {@code partitionPath} this instant replaces. */
+  public synchronized void addReplacedFileIds(String partitionPath, Collection<String> fileIds) {
+    requireOpen();
+    if (!operationType.isReplace()) {
+      throw new TableException(operationType + " instant " + inflight + " of table " + table.basePath()
+          + " cannot replace file groups");
+    }
+    replacedFileIds.computeIfAbsent(partitionPath, p -> new LinkedHashSet<>()).addAll(fileIds);
+  }
+
+  public synchronized List<WriteStat> writeStats() {
+    return List.copyOf(stats);
+  }
+
+  /**
+   * Commits: writes {@code T.<action>} with the collected stats, {@code schema} (the table schema
+   * without meta fields) and {@code extraMetadata}, then deletes T's markers.
+   *
+   * @return the metadata written
+   * @throws io.riverbed.format.CommitConflictException if T is completed already
+   * @throws TableException if T is no longer inflight (rolled back meanwhile)
+   */
+  public synchronized CommitMetadata commit(Schema tableSchema, Map<String, String> extraMetadata) {
+    requireOpen();
+    if (!store.exists(inflight)) {
+      throw new TableException("cannot commit " + inflight + " of table " + table.basePath()
+          + ": its inflight file is gone (rolled back?)");
+    }
+    CommitMetadata.Builder builder = CommitMetadata.builder(operationType)
+        .schema(TableSchemas.removeMetaFields(tableSchema).toString())
+        .addWriteStats(stats);
+    extraMetadata.forEach((k, v) -> {
+      if (CommitMetadata.SCHEMA_KEY.equals(k)) {
+        throw new IllegalArgumentException("extra metadata must not override '" + k + "' (commit " + inflight + ")");
+      }
+      builder.extraMetadata(k, v);
+    });
+    if (action() == Action.REPLACE_COMMIT) {
+      builder.replace();
+      replacedFileIds.forEach((p, ids) -> ids.forEach(id -> builder.addReplacedFileId(p, id)));
+    }
+    CommitMetadata metadata = builder.build();
+    store.complete(inflight, metadata.toJsonBytes());
+    committed = true;
+    Markers.of(table.fs(), table.metaPath(), inflight.time()).delete();
+    LOG.info("Committed {} {} on table {}: {} files", operationType, inflight.withState(State.COMPLETED),
+        table.basePath(), stats.size());
+    return metadata;
+  }
+
+  private void requireOpen() {
+    if (committed) {
+      throw new IllegalStateException("instant " + inflight + " of table " + table.basePath() + " is committed");
+    }
+  }
+}
