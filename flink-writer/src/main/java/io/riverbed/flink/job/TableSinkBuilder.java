@@ -1,5 +1,6 @@
 package io.riverbed.flink.job;
 
+import io.riverbed.flink.RiverbedSink;
 import java.util.Map;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
@@ -16,13 +17,8 @@ import org.apache.flink.table.types.logical.RowType;
 public interface TableSinkBuilder {
   DataStreamSink<?> build(DataStream<RowData> rows, RowType rowType, Map<String, String> options);
 
-  /**
-   * The Riverbed table writer. Not wired yet: the writer core lives on another branch; until it
-   * is merged the job and the SQL connector build their pipelines but cannot write a table.
-   */
+  /** The Riverbed table writer: {@link RiverbedSink} (options read by {@code FlinkWriteOptions}). */
   static TableSinkBuilder tableWriter() {
-    return (rows, rowType, options) -> {
-      throw new UnsupportedOperationException("the Riverbed table writer is not part of this build yet");
-    };
+    return (rows, rowType, options) -> RiverbedSink.forRowData(rowType, options).sinkTo(rows);
   }
 }

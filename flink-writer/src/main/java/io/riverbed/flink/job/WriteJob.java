@@ -11,7 +11,6 @@ import io.riverbed.flink.sql.HudiConnectorOptions;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -203,9 +202,5 @@ public final class WriteJob {
       root = root.getCause();
     }
     return root.getMessage() == null ? root.toString() : root.getMessage();
-  }
-
-  static Map<String, String> tableOptions(WriteJobConfig config) {
-    return config.tableOptions();
   }
 }

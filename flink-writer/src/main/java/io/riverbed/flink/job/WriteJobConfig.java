@@ -69,8 +69,7 @@ public record WriteJobConfig(
     o.put(HudiConnectorOptions.PARTITION_PATH_FIELD.key(), String.join(",", table.partitionPath()));
     o.put(HudiConnectorOptions.PRECOMBINE_FIELD.key(), table.precombine());
     o.put(HudiConnectorOptions.HIVE_STYLE_PARTITIONING.key(), Boolean.toString(table.hiveStyle()));
-    // A delete job sends DELETE rows through an upsert: the writer turns them into deletes.
-    o.put(HudiConnectorOptions.OPERATION.key(), table.isDelete() ? "upsert" : table.operation());
+    o.put(HudiConnectorOptions.OPERATION.key(), table.operation());
     parallelism.ifPresent(p -> o.put(HudiConnectorOptions.WRITE_TASKS.key(), Integer.toString(p)));
     o.putAll(tableOverrides);
     return o;

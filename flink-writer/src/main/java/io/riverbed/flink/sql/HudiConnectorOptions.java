@@ -1,53 +1,54 @@
 package io.riverbed.flink.sql;
 
+import io.riverbed.flink.FlinkWriteOptions;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
 /**
- * The Flink SQL options of the {@code hudi} connector this module reads itself, under Hudi's
- * names (HUDI_TABLE_V6.md §8.5). Every other option of the table is passed on to the writer
+ * The Flink SQL options of the {@code hudi} connector that the factory reads itself (keys from
+ * {@link FlinkWriteOptions}, Hudi's names, HUDI_TABLE_V6.md §8.5). Every other option of the table is passed on to the writer
  * unchanged, so any write option the writer knows can be set in {@code WITH (...)}.
  */
 public final class HudiConnectorOptions {
   private HudiConnectorOptions() {}
 
-  public static final ConfigOption<String> PATH = ConfigOptions.key("path")
+  public static final ConfigOption<String> PATH = ConfigOptions.key(FlinkWriteOptions.PATH)
       .stringType().noDefaultValue()
       .withDescription("Base path of the table.");
 
-  public static final ConfigOption<String> TABLE_NAME = ConfigOptions.key("hoodie.table.name")
+  public static final ConfigOption<String> TABLE_NAME = ConfigOptions.key(FlinkWriteOptions.TABLE_NAME)
       .stringType().noDefaultValue()
       .withDescription("Table name stored in hoodie.properties; defaults to the SQL table's name.");
 
-  public static final ConfigOption<String> TABLE_TYPE = ConfigOptions.key("table.type")
+  public static final ConfigOption<String> TABLE_TYPE = ConfigOptions.key(FlinkWriteOptions.TABLE_TYPE)
       .stringType().defaultValue("COPY_ON_WRITE")
-      .withFallbackKeys("hoodie.table.type")
+      .withFallbackKeys(FlinkWriteOptions.TABLE_TYPE_FALLBACK)
       .withDescription("COPY_ON_WRITE or MERGE_ON_READ.");
 
-  public static final ConfigOption<String> RECORD_KEY_FIELD = ConfigOptions.key("hoodie.datasource.write.recordkey.field")
+  public static final ConfigOption<String> RECORD_KEY_FIELD = ConfigOptions.key(FlinkWriteOptions.RECORD_KEY_FIELD)
       .stringType().defaultValue("uuid")
       .withDescription("Record key field(s), comma separated; PRIMARY KEY overrides it.");
 
-  public static final ConfigOption<String> PARTITION_PATH_FIELD = ConfigOptions.key("hoodie.datasource.write.partitionpath.field")
+  public static final ConfigOption<String> PARTITION_PATH_FIELD = ConfigOptions.key(FlinkWriteOptions.PARTITION_PATH_FIELD)
       .stringType().defaultValue("")
       .withDescription("Partition field(s), comma separated; PARTITIONED BY overrides it. Empty: not partitioned.");
 
-  public static final String NO_PRECOMBINE = "no_precombine";
+  public static final String NO_PRECOMBINE = FlinkWriteOptions.NO_PRECOMBINE;
 
-  public static final ConfigOption<String> PRECOMBINE_FIELD = ConfigOptions.key("precombine.field")
+  public static final ConfigOption<String> PRECOMBINE_FIELD = ConfigOptions.key(FlinkWriteOptions.PRECOMBINE_FIELD)
       .stringType().defaultValue("ts")
-      .withFallbackKeys("write.precombine.field", "hoodie.datasource.write.precombine.field")
+      .withFallbackKeys(FlinkWriteOptions.PRECOMBINE_FIELD_FALLBACK_1, FlinkWriteOptions.PRECOMBINE_FIELD_FALLBACK_2)
       .withDescription("Ordering field: of two records with one key the larger value wins. 'no_precombine' disables.");
 
-  public static final ConfigOption<String> OPERATION = ConfigOptions.key("write.operation")
+  public static final ConfigOption<String> OPERATION = ConfigOptions.key(FlinkWriteOptions.OPERATION)
       .stringType().defaultValue("upsert")
       .withDescription("upsert or insert.");
 
-  public static final ConfigOption<Boolean> HIVE_STYLE_PARTITIONING = ConfigOptions.key("hoodie.datasource.write.hive_style_partitioning")
+  public static final ConfigOption<Boolean> HIVE_STYLE_PARTITIONING = ConfigOptions.key(FlinkWriteOptions.HIVE_STYLE_PARTITIONING)
       .booleanType().defaultValue(false)
       .withDescription("Partition folders named field=value.");
 
-  public static final ConfigOption<Integer> WRITE_TASKS = ConfigOptions.key("write.tasks")
+  public static final ConfigOption<Integer> WRITE_TASKS = ConfigOptions.key(FlinkWriteOptions.WRITE_TASKS)
       .intType().noDefaultValue()
       .withDescription("Parallelism of the write tasks; defaults to the job's parallelism.");
 

@@ -1,8 +1,8 @@
 package io.riverbed.flink.sql;
 
+import io.riverbed.flink.FlinkWriteOptions;
 import io.riverbed.flink.job.TableSinkBuilder;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -80,7 +80,7 @@ public class HudiTableFactory implements DynamicTableSinkFactory {
       throw new ValidationException("Table " + name + ": option 'table.type' must be one of " + HudiConnectorOptions.TABLE_TYPES
           + ", got '" + conf.get(HudiConnectorOptions.TABLE_TYPE) + "'");
     }
-    options.remove("hoodie.table.type");
+    options.remove(FlinkWriteOptions.TABLE_TYPE_FALLBACK);
     options.put(HudiConnectorOptions.TABLE_TYPE.key(), type);
     String operation = conf.get(HudiConnectorOptions.OPERATION).toLowerCase(Locale.ROOT);
     if (!HudiConnectorOptions.OPERATIONS.contains(operation)) {
@@ -121,9 +121,8 @@ public class HudiTableFactory implements DynamicTableSinkFactory {
       }
       precombine = HudiConnectorOptions.NO_PRECOMBINE;
     }
-    for (String fallback : new LinkedHashSet<>(List.of("write.precombine.field", "hoodie.datasource.write.precombine.field"))) {
-      options.remove(fallback);
-    }
+    options.remove(FlinkWriteOptions.PRECOMBINE_FIELD_FALLBACK_1);
+    options.remove(FlinkWriteOptions.PRECOMBINE_FIELD_FALLBACK_2);
     options.put(HudiConnectorOptions.PRECOMBINE_FIELD.key(), precombine);
     return options;
   }

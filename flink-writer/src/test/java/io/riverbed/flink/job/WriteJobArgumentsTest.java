@@ -73,10 +73,10 @@ class WriteJobArgumentsTest {
   }
 
   @Test
-  void deleteJobUpsertsDeleteRows() {
+  void deleteJobDeletesEveryKey() {
     WriteJobConfig c = parse("--source", "file", "--input", "keys.jsonl", "--operation", "delete");
     assertThat(c.table().isDelete()).isTrue();
-    assertThat(c.tableOptions()).containsEntry("write.operation", "upsert");
+    assertThat(c.tableOptions()).containsEntry("write.operation", "delete");
   }
 
   @Test
