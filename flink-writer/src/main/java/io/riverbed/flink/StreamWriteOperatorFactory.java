@@ -2,7 +2,6 @@ package io.riverbed.flink;
 
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
-import org.apache.flink.runtime.operators.coordination.RecreateOnResetOperatorCoordinator;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperatorFactory;
 import org.apache.flink.streaming.api.operators.CoordinatedOperatorFactory;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperatorFactory;
@@ -49,19 +48,26 @@ final class StreamWriteOperatorFactory extends AbstractStreamOperatorFactory<Voi
     return StreamWriteOperator.class;
   }
 
-  private static final class Provider extends RecreateOnResetOperatorCoordinator.Provider {
+  /** Not Flink's RecreateOnReset provider: its wrapper does not pass coordination requests on. */
+  private static final class Provider implements OperatorCoordinator.Provider {
     private static final long serialVersionUID = 1L;
+    private final OperatorID operatorId;
     private final FlinkWriteOptions options;
     private final String schemaJson;
 
     Provider(OperatorID operatorId, FlinkWriteOptions options, String schemaJson) {
-      super(operatorId);
+      this.operatorId = operatorId;
       this.options = options;
       this.schemaJson = schemaJson;
     }
 
     @Override
-    protected OperatorCoordinator getCoordinator(OperatorCoordinator.Context context) {
+    public OperatorID getOperatorId() {
+      return operatorId;
+    }
+
+    @Override
+    public OperatorCoordinator create(OperatorCoordinator.Context context) {
       return new WriteCoordinator(context, options, schemaJson);
     }
   }

@@ -235,6 +235,8 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
   @Override
   public void resetToCheckpoint(long checkpointId, byte[] state) throws Exception {
     Runnable reset = () -> {
+      failed = false;
+      deferred.clear();
       restore(state);
       restoredCheckpoint = checkpointId;
       recovering = true;
@@ -243,7 +245,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
     if (executor == null) {
       reset.run();
     } else {
-      run("reset to checkpoint " + checkpointId, reset::run);
+      runEvenIfFailed("reset to checkpoint " + checkpointId, reset::run);
     }
   }
 
@@ -432,8 +434,16 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
 
   /** Runs {@code action} on the coordinator thread; any failure fails the job. */
   private void run(String what, ThrowingRunnable action) {
+    execute(what, action, false);
+  }
+
+  private void runEvenIfFailed(String what, ThrowingRunnable action) {
+    execute(what, action, true);
+  }
+
+  private void execute(String what, ThrowingRunnable action, boolean evenIfFailed) {
     executor.execute(() -> {
-      if (failed) {
+      if (failed && !evenIfFailed) {
         return;
       }
       try {
