@@ -21,7 +21,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** JSON-lines files through the write job into real tables, read back through the format core. */
-class WriteJobEndToEndTest {
+public class WriteJobEndToEndTest {
   @RegisterExtension
   static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
       new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
@@ -44,7 +44,7 @@ class WriteJobEndToEndTest {
   }
 
   /** id → "amount|ts|partition path" of the table's snapshot. */
-  static Map<String, String> snapshot(Path table) throws Exception {
+  public static Map<String, String> snapshot(Path table) throws Exception {
     org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(table.toUri());
     Table t = Table.open(base.getFileSystem(new Configuration()), base);
     Map<String, String> out = new TreeMap<>();

@@ -3,6 +3,11 @@ package io.riverbed.flink.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.riverbed.flink.job.TableSinkBuilder;
+import io.riverbed.flink.job.WriteJob;
+import io.riverbed.flink.job.WriteJobArguments;
+import io.riverbed.flink.job.WriteJobConfig;
+import io.riverbed.flink.job.WriteJobEndToEndTest;
 import io.riverbed.flink.source.BadRecordPolicy;
 import io.riverbed.flink.source.JsonLineSources;
 import io.riverbed.flink.source.JsonLineSources.StartingOffsets;
@@ -77,6 +82,27 @@ class KafkaSourceTest {
     broker.send("orders", 0, List.of("{\"id\": \"a\", \"ts\": 1}", "{\"id\": \"b\", \"ts\": 2}"));
     broker.send("orders", 1, List.of("{\"id\": \"c\", \"ts\": 3}", "not json", ""));
     assertThat(read("orders", "g1", BadRecordPolicy.SKIP)).containsExactlyInAnyOrder("+I(a,1)", "+I(b,2)", "+I(c,3)");
+  }
+
+  @Test
+  void writeJobFromAKafkaTopicIntoAMergeOnReadTable() throws Exception {
+    broker.createTopic("trips", 2);
+    broker.send("trips", 0, List.of("{\"id\": \"t1\", \"ts\": 1, \"amount\": 5.0, \"region\": \"eu\"}",
+        "{\"id\": \"t1\", \"ts\": 2, \"amount\": 6.0, \"region\": \"eu\"}"));
+    broker.send("trips", 1, List.of("{\"id\": \"t2\", \"ts\": 1, \"amount\": 7.0, \"region\": \"us\"}"));
+    Path schema = java.nio.file.Files.writeString(work.resolve("trips.avsc"), """
+        {"type": "record", "name": "trip", "fields": [{"name": "id", "type": "string"}, {"name": "ts", "type": "long"},
+          {"name": "amount", "type": ["null", "double"]}, {"name": "region", "type": ["null", "string"]}]}""");
+    Path table = work.resolve("trips");
+    WriteJobConfig config = WriteJobArguments.parse("--source", "kafka", "--bootstrap-servers", broker.bootstrapServers(),
+        "--topic", "trips", "--group-id", "trips-writer", "--bounded", "--schema", schema.toString(),
+        "--table-path", table.toString(), "--table-name", "trips", "--table-type", "MERGE_ON_READ",
+        "--record-key", "id", "--precombine", "ts", "--partition-path", "region",
+        "--checkpoint-interval", "300ms", "--parallelism", "2");
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(WriteJob.flinkConfiguration(config));
+    WriteJob.run(config, env, TableSinkBuilder.tableWriter());
+    assertThat(WriteJobEndToEndTest.snapshot(table)).containsExactlyEntriesOf(new java.util.TreeMap<>(java.util.Map.of(
+        "t1", "6.0|2|eu", "t2", "7.0|1|us")));
   }
 
   @Test

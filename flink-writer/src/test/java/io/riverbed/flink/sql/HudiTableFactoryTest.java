@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.riverbed.flink.job.CollectingTableSink;
+import io.riverbed.flink.job.WriteJobEndToEndTest;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
 import java.time.Duration;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -16,6 +20,7 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
 
 /** DDL and INSERT through the planner: option resolution, validation, what reaches the writer. */
 class HudiTableFactoryTest {
@@ -115,6 +120,19 @@ class HudiTableFactoryTest {
     tEnv.executeSql("CREATE TABLE badop (uuid STRING, ts BIGINT) WITH ('connector' = 'hudi', 'path' = '/x', 'write.operation' = 'merge')");
     assertThatThrownBy(() -> tEnv.explainSql("INSERT INTO badop VALUES ('a', 1)"))
         .satisfies(e -> assertThat(rootMessage(e)).contains("option 'write.operation' must be one of [upsert, insert], got 'merge'"));
+  }
+
+  @Test
+  void insertIntoAHudiTableWritesItAndUpsertsByPrimaryKey(@TempDir Path dir) throws Exception {
+    Path table = dir.resolve("lake_orders");
+    tEnv.executeSql("""
+        CREATE TABLE lake_orders (id STRING, ts BIGINT, amount DOUBLE, region STRING, PRIMARY KEY (id) NOT ENFORCED)
+        PARTITIONED BY (region)
+        WITH ('connector' = 'hudi', 'path' = '%s', 'table.type' = 'MERGE_ON_READ',
+              'hoodie.datasource.write.hive_style_partitioning' = 'true')""".formatted(table.toUri()));
+    tEnv.executeSql("INSERT INTO lake_orders VALUES ('o1', 1, 10.0, 'eu'), ('o2', 1, 20.0, 'us'), ('o1', 3, 11.0, 'eu')").await();
+    assertThat(WriteJobEndToEndTest.snapshot(table)).containsExactlyEntriesOf(new TreeMap<>(Map.of(
+        "o1", "11.0|3|region=eu", "o2", "20.0|1|region=us")));
   }
 
   @Test
