@@ -89,7 +89,9 @@ public final class WriteJob {
     RowType rowType = rowType(config);
     checkFields(rowType, config.table());
     DataStream<RowData> rows = rows(config, env, rowType);
-    sink.build(rows, rowType, config.tableOptions());
+    var options = new java.util.LinkedHashMap<>(config.tableOptions());
+    options.put(HudiConnectorOptions.PATH.key(), toUri(config.table().path()));
+    sink.build(rows, rowType, options);
     return rowType;
   }
 
