@@ -6,7 +6,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Test hook: named points of the write path where a test can make the job fail. A point armed
- * with {@code n} fails on its {@code n}-th pass, once. Nothing is armed in production; an unarmed
+ * with passes {@code n, m} fails on its n-th and m-th pass. Nothing is armed in production; an unarmed
  * check is one map lookup. Static, so it works across the task and coordinator threads of a
  * MiniCluster in the test's JVM.
  */
@@ -20,18 +20,25 @@ public final class FaultInjection {
   /** In the coordinator's commit: the commit file is written, the coordinator has not recorded it. */
   public static final String COORDINATOR_DURING_COMMIT = "coordinator.during-commit";
 
-  private static final Map<String, AtomicInteger> ARMED = new ConcurrentHashMap<>();
+  private static final Map<String, java.util.Set<Integer>> ARMED = new ConcurrentHashMap<>();
+  private static final Map<String, AtomicInteger> PASSES = new ConcurrentHashMap<>();
   private static final Map<String, AtomicInteger> FIRED = new ConcurrentHashMap<>();
 
   private FaultInjection() {}
 
-  /** Makes {@code point} fail on its {@code pass}-th pass from now (1 = the next one). */
-  public static void arm(String point, int pass) {
-    ARMED.put(point, new AtomicInteger(pass));
+  /** Makes {@code point} fail on each of the given passes counted from now (1 = the next one). */
+  public static void arm(String point, int... passes) {
+    java.util.Set<Integer> set = ConcurrentHashMap.newKeySet();
+    for (int p : passes) {
+      set.add(p);
+    }
+    PASSES.put(point, new AtomicInteger());
+    ARMED.put(point, set);
   }
 
   public static void reset() {
     ARMED.clear();
+    PASSES.clear();
     FIRED.clear();
   }
 
@@ -42,9 +49,8 @@ public final class FaultInjection {
   }
 
   static void check(String point) {
-    AtomicInteger remaining = ARMED.get(point);
-    if (remaining != null && remaining.decrementAndGet() == 0) {
-      ARMED.remove(point);
+    java.util.Set<Integer> failing = ARMED.get(point);
+    if (failing != null && failing.remove(PASSES.get(point).incrementAndGet())) {
       FIRED.computeIfAbsent(point, p -> new AtomicInteger()).incrementAndGet();
       throw new InjectedFault(point);
     }

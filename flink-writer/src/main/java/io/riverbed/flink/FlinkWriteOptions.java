@@ -273,8 +273,8 @@ public record FlinkWriteOptions(
         + "partition and inserted in the new one. false: (key, partition) identifies a record."});
     d.put(BUCKET_NUM, new String[] {"4", "Buckets (file groups) per partition with the BUCKET index."});
     d.put(BUCKET_HASH_FIELD, new String[] {"<record key fields>", "Fields hashed by the BUCKET index."});
-    d.put(WRITE_TASKS, new String[] {"<input parallelism>", "Parallelism of the stream writer."});
-    d.put(BUCKET_ASSIGN_TASKS, new String[] {"<input parallelism>", "Parallelism of the bucket assigner."});
+    d.put(WRITE_TASKS, new String[] {"<job parallelism>", "Parallelism of the stream writer."});
+    d.put(BUCKET_ASSIGN_TASKS, new String[] {"<job parallelism>", "Parallelism of the bucket assigner."});
     d.put(BATCH_SIZE, new String[] {"256", "Memory bound (MB, fractions allowed) of one writer task's buffers; "
         + "the largest file group buffer is flushed before it would be exceeded."});
     d.put(COMPACTION_ASYNC, new String[] {"false", "MERGE_ON_READ: schedule compaction after commits (coordinator, "

@@ -22,7 +22,8 @@ import org.apache.flink.table.types.logical.RowType;
  *     .sinkTo(stream);
  * }</pre>
  *
- * Topology: {@code to-record} (key, partition, operation) → keyBy record key →
+ * Topology: {@code to-record} (key, partition, operation; at the input's parallelism, forward,
+ * so the order of a key's changes is kept) → keyBy record key →
  * {@code bucket-assigner} (Flink-state index) → keyBy file group → {@code stream-writer} (with
  * its {@link WriteCoordinator}) → a discarding sink. With {@code hoodie.index.type=BUCKET} the
  * assigner is skipped and rows are keyed by (partition, bucket). Checkpointing must be enabled:
@@ -69,14 +70,15 @@ public final class RiverbedSink {
     }
     Schema schema = avroSchema();
     FlinkTables.openOrCreate(options, schema);
-    int inputParallelism = input.getParallelism();
+    int defaultParallelism = env.getParallelism();
     var envelopeType = WriteEnvelope.typeInfo(rowType);
     String uidPrefix = "riverbed-" + options.tableName();
 
     SingleOutputStreamOperator<RowData> records = input
         .flatMap(new ToRecordFunction(rowType, options), envelopeType)
         .name("riverbed: to-record [" + options.tableName() + "]")
-        .uid(uidPrefix + "-to-record");
+        .uid(uidPrefix + "-to-record")
+        .setParallelism(input.getParallelism());
 
     DataStream<RowData> routed;
     if (options.indexType() == FlinkWriteOptions.IndexType.BUCKET) {
@@ -89,9 +91,9 @@ public final class RiverbedSink {
           .process(new BucketAssignFunction(options, rowType), envelopeType)
           .name("riverbed: bucket-assigner [" + options.tableName() + "]")
           .uid(uidPrefix + "-bucket-assigner")
-          .setParallelism(options.bucketAssignTasksOr(inputParallelism));
+          .setParallelism(options.bucketAssignTasksOr(defaultParallelism));
     }
-    int writeTasks = options.writeTasksOr(inputParallelism);
+    int writeTasks = options.writeTasksOr(defaultParallelism);
     SingleOutputStreamOperator<Void> written = routed
         .keyBy(new FileGroupSelector(), Types.STRING)
         .transform("riverbed: stream-writer [" + options.tableName() + "]", Types.VOID,

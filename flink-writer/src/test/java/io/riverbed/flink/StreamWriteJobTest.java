@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
-class StreamWriteITCase {
+class StreamWriteJobTest {
   @RegisterExtension
   static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
       new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
@@ -42,7 +42,7 @@ class StreamWriteITCase {
     assertNoPendingWrites(table);
     var store = TimelineStore.at(table.fs(), table.metaPath());
     var last = store.load().commitsTimeline().completed().last().orElseThrow();
-    assertThat(last.action().toString().toLowerCase()).contains("deltacommit");
+    assertThat(last.action()).isEqualTo(io.riverbed.format.timeline.Action.DELTA_COMMIT);
     var metadata = CommitMetadata.fromJson(store.read(last), last.toString());
     assertThat(metadata.extraMetadata()).containsKeys(WriteCoordinator.JOB_ID_KEY, WriteCoordinator.CHECKPOINT_ID_KEY,
         WriteCoordinator.WRITER_ID_KEY, "schema");
@@ -100,8 +100,11 @@ class StreamWriteITCase {
 
   @Test
   void deleteOperationDeletesEveryIncomingKey() throws Exception {
+    // A second job has no Flink state: the BUCKET index finds the keys without it (index bootstrap
+    // for the state index is not implemented).
     var stream = changes(4, 1000, 2, 0.0, 0.0, 0.0);
     var options = options(dir, "COPY_ON_WRITE");
+    options.put("hoodie.index.type", "BUCKET");
     write("delete-1", stream, options, 2, 0, 0);
     List<Change> deletes = new ArrayList<>();
     for (Change c : stream.get(0)) {
