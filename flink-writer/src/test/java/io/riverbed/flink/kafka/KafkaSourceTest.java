@@ -105,6 +105,57 @@ class KafkaSourceTest {
         "t1", "6.0|2|eu", "t2", "7.0|1|us")));
   }
 
+  /** Waits (up to a minute) until the table's snapshot equals {@code expected}. */
+  private static void awaitSnapshot(Path table, java.util.Map<String, String> expected) throws Exception {
+    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
+    java.util.Map<String, String> seen = java.util.Map.of();
+    while (System.nanoTime() < deadline) {
+      if (java.nio.file.Files.exists(table.resolve(".hoodie").resolve("hoodie.properties"))) {
+        seen = WriteJobEndToEndTest.snapshot(table);
+        if (seen.equals(expected)) {
+          return;
+        }
+      }
+      java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(200));
+    }
+    assertThat(seen).as("table snapshot").containsExactlyInAnyOrderEntriesOf(expected);
+  }
+
+  @Test
+  void anUnboundedJobCancelledAndRestoredFromTheLatestCheckpointContinues() throws Exception {
+    broker.createTopic("resume", 1);
+    broker.send("resume", 0, List.of("{\"id\": \"r1\", \"ts\": 1, \"amount\": 1.0, \"region\": \"eu\"}",
+        "{\"id\": \"r2\", \"ts\": 1, \"amount\": 2.0, \"region\": \"eu\"}"));
+    Path schema = java.nio.file.Files.writeString(work.resolve("resume.avsc"), """
+        {"type": "record", "name": "r", "fields": [{"name": "id", "type": "string"}, {"name": "ts", "type": "long"},
+          {"name": "amount", "type": ["null", "double"]}, {"name": "region", "type": ["null", "string"]}]}""");
+    Path table = work.resolve("resume-table");
+    List<String> args = new ArrayList<>(List.of("--source", "kafka", "--bootstrap-servers", broker.bootstrapServers(),
+        "--topic", "resume", "--schema", schema.toString(), "--starting-offsets", "earliest",
+        "--table-path", table.toString(), "--table-name", "resume", "--table-type", "MERGE_ON_READ",
+        "--record-key", "id", "--precombine", "ts", "--partition-path", "region",
+        "--checkpoint-interval", "300ms", "--checkpoint-dir", work.resolve("checkpoints").toString(), "--parallelism", "1"));
+
+    WriteJobConfig first = WriteJobArguments.parse(args.toArray(new String[0]));
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(WriteJob.flinkConfiguration(first));
+    WriteJob.build(first, env, TableSinkBuilder.tableWriter());
+    var job = env.executeAsync("first");
+    awaitSnapshot(table, java.util.Map.of("r1", "1.0|1|eu", "r2", "2.0|1|eu"));
+    job.cancel().get();
+
+    broker.send("resume", 0, List.of("{\"id\": \"r2\", \"ts\": 2, \"amount\": 20.0, \"region\": \"eu\"}",
+        "{\"id\": \"r3\", \"ts\": 1, \"amount\": 3.0, \"region\": \"us\"}"));
+    args.addAll(List.of("--restore", "latest"));
+    WriteJobConfig second = WriteJobArguments.parse(args.toArray(new String[0]));
+    var conf = WriteJob.flinkConfiguration(second);
+    assertThat(conf.get(org.apache.flink.configuration.StateRecoveryOptions.SAVEPOINT_PATH)).contains("chk-");
+    StreamExecutionEnvironment env2 = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    WriteJob.build(second, env2, TableSinkBuilder.tableWriter());
+    var job2 = env2.executeAsync("second");
+    awaitSnapshot(table, java.util.Map.of("r1", "1.0|1|eu", "r2", "20.0|2|eu", "r3", "3.0|1|us"));
+    job2.cancel().get();
+  }
+
   @Test
   void aBadRecordNamesItsPartitionAndOffset() {
     broker.createTopic("bad", 1);
