@@ -25,7 +25,8 @@ public final class WriteJobArguments {
       Usage: riverbed-write --source file|kafka [source flags] --table-path P --table-name N
                             --table-type MERGE_ON_READ|COPY_ON_WRITE --record-key F[,F]
                             --precombine F [--partition-path F[,F]] [options]
-        (or: flink run riverbed-flink-writer.jar <same flags>)
+        (or: flink run -c io.riverbed.flink.job.WriteJob <job jar> <same flags>, with a job jar
+         that bundles the non-Flink dependencies)
 
       Source (JSON objects, one per line / per Kafka record value):
         --source file|kafka
@@ -48,6 +49,8 @@ public final class WriteJobArguments {
         --partition-path F[,F]       partition field(s); omit for a non-partitioned table
         --hive-style                 partition folders named field=value
         --operation upsert|insert|delete   (default upsert; delete deletes the given keys)
+                                     A new run (not --restore) starts with an empty key index:
+                                     use --set index.type=BUCKET for tables written by many runs
         --set key=value              any writer option under its Hudi Flink name (repeatable),
                                      e.g. --set compaction.delta_commits=3
 
