@@ -1,0 +1,60 @@
+package io.riverbed.flink.sql;
+
+import io.riverbed.flink.FlinkWriteOptions;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.ConfigOptions;
+
+/**
+ * The Flink SQL options of the {@code hudi} connector that the factory reads itself (keys from
+ * {@link FlinkWriteOptions}, Hudi's names, HUDI_TABLE_V6.md §8.5). Every other option of the table is passed on to the writer
+ * unchanged, so any write option the writer knows can be set in {@code WITH (...)}.
+ */
+public final class HudiConnectorOptions {
+  private HudiConnectorOptions() {}
+
+  public static final ConfigOption<String> PATH = ConfigOptions.key(FlinkWriteOptions.PATH)
+      .stringType().noDefaultValue()
+      .withDescription("Base path of the table.");
+
+  public static final ConfigOption<String> TABLE_NAME = ConfigOptions.key(FlinkWriteOptions.TABLE_NAME)
+      .stringType().noDefaultValue()
+      .withDescription("Table name stored in hoodie.properties; defaults to the SQL table's name.");
+
+  public static final ConfigOption<String> TABLE_TYPE = ConfigOptions.key(FlinkWriteOptions.TABLE_TYPE)
+      .stringType().defaultValue("COPY_ON_WRITE")
+      .withFallbackKeys(FlinkWriteOptions.TABLE_TYPE_FALLBACK)
+      .withDescription("COPY_ON_WRITE or MERGE_ON_READ.");
+
+  public static final ConfigOption<String> RECORD_KEY_FIELD = ConfigOptions.key(FlinkWriteOptions.RECORD_KEY_FIELD)
+      .stringType().defaultValue("uuid")
+      .withDescription("Record key field(s), comma separated; PRIMARY KEY overrides it.");
+
+  public static final ConfigOption<String> PARTITION_PATH_FIELD = ConfigOptions.key(FlinkWriteOptions.PARTITION_PATH_FIELD)
+      .stringType().defaultValue("")
+      .withDescription("Partition field(s), comma separated; PARTITIONED BY overrides it. Empty: not partitioned.");
+
+  public static final String NO_PRECOMBINE = FlinkWriteOptions.NO_PRECOMBINE;
+
+  public static final ConfigOption<String> PRECOMBINE_FIELD = ConfigOptions.key(FlinkWriteOptions.PRECOMBINE_FIELD)
+      .stringType().defaultValue("ts")
+      .withFallbackKeys(FlinkWriteOptions.PRECOMBINE_FIELD_FALLBACK_1, FlinkWriteOptions.PRECOMBINE_FIELD_FALLBACK_2)
+      .withDescription("Ordering field: of two records with one key the larger value wins. 'no_precombine' disables.");
+
+  public static final ConfigOption<String> OPERATION = ConfigOptions.key(FlinkWriteOptions.OPERATION)
+      .stringType().defaultValue("upsert")
+      .withDescription("upsert or insert.");
+
+  public static final ConfigOption<Boolean> HIVE_STYLE_PARTITIONING = ConfigOptions.key(FlinkWriteOptions.HIVE_STYLE_PARTITIONING)
+      .booleanType().defaultValue(false)
+      .withDescription("Partition folders named field=value.");
+
+  public static final ConfigOption<Integer> WRITE_TASKS = ConfigOptions.key(FlinkWriteOptions.WRITE_TASKS)
+      .intType().noDefaultValue()
+      .withDescription("Parallelism of the write tasks; defaults to the job's parallelism.");
+
+  /** Table types the writer accepts, as spelled in options. */
+  public static final java.util.List<String> TABLE_TYPES = java.util.List.of("COPY_ON_WRITE", "MERGE_ON_READ");
+
+  /** Write operations the writer accepts ({@code delete} is a job flag, not a table option). */
+  public static final java.util.List<String> OPERATIONS = java.util.List.of("upsert", "insert");
+}
