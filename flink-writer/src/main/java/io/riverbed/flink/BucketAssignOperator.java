@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
@@ -20,15 +23,21 @@ import org.slf4j.LoggerFactory;
  * (nothing is written), and while the bootstrap is in progress every input record is held back, in
  * arrival order, until a {@link BootstrapMarker} has arrived from every bootstrap subtask; then the
  * held records are assigned and later ones pass straight through (the ordering argument is on
- * {@link IndexBootstrapOperator}). Without bootstrap upstream, or when the job restored state, it is
- * the plain keyed process operator.
+ * {@link IndexBootstrapOperator}). Without bootstrap ({@code index.bootstrap.enabled=false}), or
+ * when the job restored state, it is the plain keyed process operator: a restored index is not
+ * overwritten by index rows, and markers are ignored.
  */
 final class BucketAssignOperator extends KeyedProcessOperator<String, RowData, RowData> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(BucketAssignOperator.class);
 
+  private static final ListStateDescriptor<Boolean> RESTORE_FLAG =
+      new ListStateDescriptor<>("riverbed-bucket-assigner-restore-flag", Types.BOOLEAN);
+
   private final boolean bootstrapUpstream;
   private final RowType dataType;
+  private transient boolean restored;
+  private transient ListState<Boolean> restoreFlag;
   private transient boolean waiting;
   private transient Set<Integer> markedSubtasks;
   private transient List<StreamRecord<RowData>> held;
@@ -44,7 +53,9 @@ final class BucketAssignOperator extends KeyedProcessOperator<String, RowData, R
   @Override
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
-    waiting = bootstrapUpstream && !context.isRestored();
+    restoreFlag = context.getOperatorStateStore().getUnionListState(RESTORE_FLAG);
+    restored = context.isRestored();
+    waiting = bootstrapUpstream && !restored;
   }
 
   @Override
@@ -60,8 +71,10 @@ final class BucketAssignOperator extends KeyedProcessOperator<String, RowData, R
     RowData row = element.getValue();
     switch (WriteEnvelope.op(row)) {
       case WriteEnvelope.INDEX -> {
-        ((BucketAssignFunction) userFunction).index(WriteEnvelope.partition(row), WriteEnvelope.fileGroup(row));
-        indexed++;
+        if (!restored) {
+          ((BucketAssignFunction) userFunction).index(WriteEnvelope.partition(row), WriteEnvelope.fileGroup(row));
+          indexed++;
+        }
       }
       case WriteEnvelope.BOOTSTRAPPED -> onMarker(BootstrapMarker.of(row));
       default -> {
@@ -75,13 +88,14 @@ final class BucketAssignOperator extends KeyedProcessOperator<String, RowData, R
   }
 
   private void onMarker(BootstrapMarker marker) throws Exception {
+    if (!waiting) {
+      return;
+    }
     int keyGroups = getRuntimeContext().getTaskInfo().getMaxNumberOfParallelSubtasks();
     if (marker.maxParallelism() != keyGroups) {
       throw new IllegalStateException("index bootstrap markers were made for " + marker.maxParallelism()
-          + " key groups but the bucket assigner has " + keyGroups + " (table " + userFunctionPath() + ")");
-    }
-    if (!waiting) {
-      return;
+          + " key groups but the bucket assigner of table " + userFunctionPath() + " has " + keyGroups
+          + "; set the job's max parallelism (pipeline.max-parallelism) explicitly");
     }
     markedSubtasks.add(marker.subtask());
     if (markedSubtasks.size() < marker.parallelism()) {
@@ -111,5 +125,6 @@ final class BucketAssignOperator extends KeyedProcessOperator<String, RowData, R
           + " subtasks); unaligned checkpoints are not supported with index bootstrap");
     }
     super.snapshotState(context);
+    restoreFlag.update(List.of(Boolean.TRUE));
   }
 }

@@ -17,8 +17,12 @@ import java.util.concurrent.ExecutorCompletionService;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.apache.flink.api.common.accumulators.LongCounter;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.ChainingStrategy;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -63,7 +67,12 @@ import org.slf4j.LoggerFactory;
  * released what it held, and a snapshot never contains a half-loaded index or held records.
  *
  * <p>When the job restored state (checkpoint or savepoint) both this operator and the assigner skip
- * the bootstrap: the restored state is the index. This operator keeps no state of its own.
+ * the bootstrap: the restored state is the index. Both keep a union-list flag in their operator
+ * state only so that Flink marks them restored (it restores only tasks that have state); markers
+ * are sent after a restore too, and the assigner ignores index rows and markers when it restored.
+ * This operator is in the topology whenever the index is the Flink state (upsert/delete), also with
+ * {@code index.bootstrap.enabled=false} (then it only forwards), so turning the option on or off
+ * does not change the job graph a savepoint must match.
  */
 final class IndexBootstrapOperator extends AbstractStreamOperator<RowData>
     implements OneInputStreamOperator<RowData, RowData> {
@@ -72,6 +81,8 @@ final class IndexBootstrapOperator extends AbstractStreamOperator<RowData>
 
   /** Accumulator: index entries this job attempt loaded (0 when the job restored state). */
   static final String LOADED_KEYS_ACCUMULATOR = "riverbed-index-bootstrap-keys";
+  static final ListStateDescriptor<Boolean> RESTORE_FLAG =
+      new ListStateDescriptor<>("riverbed-index-bootstrap-restore-flag", Types.BOOLEAN);
   /** Slices one subtask reads at a time. */
   static final int LOAD_THREADS = 4;
 
@@ -79,6 +90,7 @@ final class IndexBootstrapOperator extends AbstractStreamOperator<RowData>
   private final KeySelector<RowData, String> assignerKeySelector;
   private final int assignerMaxParallelism;
   private transient boolean restored;
+  private transient ListState<Boolean> restoreFlag;
 
   /**
    * @param assignerKeySelector how the stream into the assigner is keyed
@@ -95,7 +107,19 @@ final class IndexBootstrapOperator extends AbstractStreamOperator<RowData>
   @Override
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
+    restoreFlag = context.getOperatorStateStore().getUnionListState(RESTORE_FLAG);
     restored = context.isRestored();
+  }
+
+  /**
+   * Flink restores only tasks that have state: without this flag the chain of this operator
+   * (usually stateless) would not know that the job restored. Union state, so that every subtask
+   * has it after rescaling.
+   */
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    restoreFlag.update(List.of(Boolean.TRUE));
   }
 
   @Override
@@ -105,18 +129,25 @@ final class IndexBootstrapOperator extends AbstractStreamOperator<RowData>
     getRuntimeContext().addAccumulator(LOADED_KEYS_ACCUMULATOR, loaded);
     int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
     int parallelism = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
-    if (restored) {
-      LOG.info("Index bootstrap of table {} skipped by subtask {}: the job restored its state", options.path(), subtask);
+    if (!options.indexBootstrapEnabled()) {
       return;
     }
     long start = System.nanoTime();
-    int slices = load(subtask, parallelism, loaded);
+    int slices = 0;
+    if (restored) {
+      LOG.info("Index bootstrap of table {} skipped by subtask {}: the job restored its state", options.path(), subtask);
+    } else {
+      slices = load(subtask, parallelism, loaded);
+    }
+    // also after a restore: releases an assigner that did not restore (it ignores them if it did)
     for (RowData marker : new BootstrapMarker(subtask, parallelism, assignerMaxParallelism)
         .rowsForEveryKeyGroup(assignerKeySelector)) {
       output.collect(new StreamRecord<>(marker));
     }
-    LOG.info("Index bootstrap of table {}: subtask {} of {} loaded {} keys of {} file slices in {} ms", options.path(),
-        subtask, parallelism, loaded.getLocalValue(), slices, (System.nanoTime() - start) / 1_000_000);
+    if (!restored) {
+      LOG.info("Index bootstrap of table {}: subtask {} of {} loaded {} keys of {} file slices in {} ms", options.path(),
+          subtask, parallelism, loaded.getLocalValue(), slices, (System.nanoTime() - start) / 1_000_000);
+    }
   }
 
   /** Emits the index rows of this subtask's slices; returns the number of slices read. */

@@ -89,20 +89,23 @@ public final class RiverbedSink {
       boolean global = options.keyMovesAcrossPartitions() || options.operation() == FlinkWriteOptions.Operation.INSERT;
       KeySelector<RowData, String> byKey = global ? new RecordKeySelector() : new PartitionAndKeySelector();
       int assignTasks = options.bucketAssignTasksOr(defaultParallelism);
-      boolean bootstrap = options.indexBootstrapEnabled() && options.operation() != FlinkWriteOptions.Operation.INSERT;
+      boolean bootstrap = options.indexBootstrapEnabled();
       DataStream<RowData> toAssign = records;
-      int keyGroups = env.getMaxParallelism() > 0 ? env.getMaxParallelism()
-          : KeyGroupRangeAssignment.computeDefaultMaxParallelism(assignTasks);
-      if (bootstrap) {
-        if (env.getCheckpointConfig().isUnalignedCheckpointsEnabled()) {
+      if (options.operation() != FlinkWriteOptions.Operation.INSERT) {
+        if (bootstrap && env.getCheckpointConfig().isUnalignedCheckpointsEnabled()) {
           throw new IllegalStateException("index bootstrap of table " + options.path() + " needs aligned checkpoints: "
               + "disable unaligned checkpoints, or set " + FlinkWriteOptions.INDEX_BOOTSTRAP + "=false");
         }
+        // the key groups the assigner will have when the job starts without restored state (Flink's default)
+        int keyGroups = env.getMaxParallelism() > 0 ? env.getMaxParallelism()
+            : KeyGroupRangeAssignment.computeDefaultMaxParallelism(assignTasks);
         toAssign = records
             .transform("riverbed: index-bootstrap [" + options.tableName() + "]", envelopeType,
                 new IndexBootstrapOperator(options, byKey, keyGroups))
             .uid(uidPrefix + "-index-bootstrap")
             .setParallelism(records.getParallelism());
+      } else {
+        bootstrap = false;
       }
       SingleOutputStreamOperator<RowData> assigned = toAssign
           .keyBy(byKey, Types.STRING)
@@ -110,10 +113,6 @@ public final class RiverbedSink {
               new BucketAssignOperator(new BucketAssignFunction(options, rowType), bootstrap, rowType))
           .uid(uidPrefix + "-bucket-assigner")
           .setParallelism(assignTasks);
-      if (bootstrap) {
-        // the bootstrap's marker keys are chosen for this many key groups (Flink's default, made explicit)
-        assigned.setMaxParallelism(keyGroups);
-      }
       routed = assigned;
     }
     int writeTasks = options.writeTasksOr(defaultParallelism);
