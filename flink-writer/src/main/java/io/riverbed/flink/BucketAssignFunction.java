@@ -24,6 +24,9 @@ import org.apache.flink.util.Collector;
  *       the key is forgotten; delete of an unknown key: dropped (there is nothing to delete);
  *   <li>{@code write.operation=insert}: no lookup and no state, every row is packed as a new key.
  * </ul>
+ *
+ * A job that starts without restored state on a table with data gets its index from the
+ * {@link IndexBootstrapOperator} through {@link BucketAssignOperator}, which runs this function.
  */
 final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, RowData> {
   private static final long serialVersionUID = 1L;
@@ -45,6 +48,15 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
     var task = getRuntimeContext().getTaskInfo();
     packer = new FileGroupPacker(this::tableIfExists, options.writeOptions(), task.getIndexOfThisSubtask(),
         task.getNumberOfParallelSubtasks());
+  }
+
+  /** Index bootstrap: the current key lives in file group {@code fileId} of {@code partition}. */
+  void index(String partition, String fileId) throws java.io.IOException {
+    location.update(Tuple2.of(partition, fileId));
+  }
+
+  String tablePath() {
+    return options.path();
   }
 
   private Table tableIfExists() {

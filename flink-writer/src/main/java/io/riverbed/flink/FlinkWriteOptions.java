@@ -20,7 +20,8 @@ import java.util.TreeMap;
  * and the key generator untouched ({@link #raw()}).
  *
  * <p>Deviation from Hudi: {@code table.type} defaults to {@code MERGE_ON_READ} (Hudi's Flink
- * connector defaults to {@code COPY_ON_WRITE}).
+ * connector defaults to {@code COPY_ON_WRITE}); {@code index.bootstrap.enabled} defaults to
+ * {@code true} (Hudi: {@code false}), so an upsert to a table with data is an upsert in a new job too.
  */
 public record FlinkWriteOptions(
     String path,
@@ -40,6 +41,7 @@ public record FlinkWriteOptions(
     long batchSizeBytes,
     boolean compactionEnabled,
     int compactionDeltaCommits,
+    boolean indexBootstrapEnabled,
     Map<String, String> raw) implements Serializable {
 
   private static final long serialVersionUID = 1L;
@@ -104,6 +106,7 @@ public record FlinkWriteOptions(
   public static final String BATCH_SIZE = "write.batch.size";
   public static final String COMPACTION_ASYNC = "compaction.async.enabled";
   public static final String COMPACTION_DELTA_COMMITS = "compaction.delta_commits";
+  public static final String INDEX_BOOTSTRAP = "index.bootstrap.enabled";
 
   public static final String EVENT_TIME_PAYLOAD = "org.apache.hudi.common.model.EventTimeAvroPayload";
 
@@ -163,6 +166,7 @@ public record FlinkWriteOptions(
         megabytes(conf, BATCH_SIZE, 256),
         bool(conf, COMPACTION_ASYNC, false),
         integer(conf, COMPACTION_DELTA_COMMITS, 5),
+        bool(conf, INDEX_BOOTSTRAP, true),
         conf);
   }
 
@@ -271,6 +275,14 @@ public record FlinkWriteOptions(
         + "(hash of key mod " + BUCKET_NUM + "). Fallback key " + INDEX_TYPE_FALLBACK + "."});
     d.put(INDEX_GLOBAL, new String[] {"true", "State index: a key whose partition changes is deleted from the old "
         + "partition and inserted in the new one. false: (key, partition) identifies a record."});
+    d.put(INDEX_BOOTSTRAP, new String[] {"true", "FLINK_STATE index: when the job starts without restored state "
+        + "(a new job, or no checkpoint/savepoint given) on a table with completed commits, load the keys of the latest "
+        + "committed file slices (base files: key column only; logs merged, deleted keys left out) into the index before "
+        + "the first record is assigned, in the tasks, spread over the input's parallelism; skipped when state is "
+        + "restored. Deliberate difference from Hudi, whose default is false: without it a new job duplicates the "
+        + "upserted keys the table already holds and drops their deletes. false: start with an empty index (faster "
+        + "start; only right for tables without data or insert-only streams). Not used with BUCKET or "
+        + OPERATION + "=insert. Needs aligned checkpoints."});
     d.put(BUCKET_NUM, new String[] {"4", "Buckets (file groups) per partition with the BUCKET index."});
     d.put(BUCKET_HASH_FIELD, new String[] {"<record key fields>", "Fields hashed by the BUCKET index."});
     d.put(WRITE_TASKS, new String[] {"<job parallelism>", "Parallelism of the stream writer."});

@@ -4,6 +4,7 @@ import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -23,8 +24,9 @@ import org.apache.flink.table.types.logical.RowType;
  * }</pre>
  *
  * Topology: {@code to-record} (key, partition, operation; at the input's parallelism, forward,
- * so the order of a key's changes is kept) → keyBy record key →
- * {@code bucket-assigner} (Flink-state index) → keyBy file group → {@code stream-writer} (with
+ * so the order of a key's changes is kept) → {@code index-bootstrap} (chained; loads the index
+ * from the table when the job starts without restored state, {@link IndexBootstrapOperator}) →
+ * keyBy record key → {@code bucket-assigner} (Flink-state index) → keyBy file group → {@code stream-writer} (with
  * its {@link WriteCoordinator}) → a discarding sink. With {@code hoodie.index.type=BUCKET} the
  * assigner is skipped and rows are keyed by (partition, bucket). Checkpointing must be enabled:
  * instants are committed when checkpoints complete. The table is created (on the client, when
@@ -86,12 +88,32 @@ public final class RiverbedSink {
     } else {
       boolean global = options.keyMovesAcrossPartitions() || options.operation() == FlinkWriteOptions.Operation.INSERT;
       KeySelector<RowData, String> byKey = global ? new RecordKeySelector() : new PartitionAndKeySelector();
-      routed = records
+      int assignTasks = options.bucketAssignTasksOr(defaultParallelism);
+      boolean bootstrap = options.indexBootstrapEnabled();
+      DataStream<RowData> toAssign = records;
+      if (options.operation() != FlinkWriteOptions.Operation.INSERT) {
+        if (bootstrap && env.getCheckpointConfig().isUnalignedCheckpointsEnabled()) {
+          throw new IllegalStateException("index bootstrap of table " + options.path() + " needs aligned checkpoints: "
+              + "disable unaligned checkpoints, or set " + FlinkWriteOptions.INDEX_BOOTSTRAP + "=false");
+        }
+        // the key groups the assigner will have when the job starts without restored state (Flink's default)
+        int keyGroups = env.getMaxParallelism() > 0 ? env.getMaxParallelism()
+            : KeyGroupRangeAssignment.computeDefaultMaxParallelism(assignTasks);
+        toAssign = records
+            .transform("riverbed: index-bootstrap [" + options.tableName() + "]", envelopeType,
+                new IndexBootstrapOperator(options, byKey, keyGroups))
+            .uid(uidPrefix + "-index-bootstrap")
+            .setParallelism(records.getParallelism());
+      } else {
+        bootstrap = false;
+      }
+      SingleOutputStreamOperator<RowData> assigned = toAssign
           .keyBy(byKey, Types.STRING)
-          .process(new BucketAssignFunction(options, rowType), envelopeType)
-          .name("riverbed: bucket-assigner [" + options.tableName() + "]")
+          .transform("riverbed: bucket-assigner [" + options.tableName() + "]", envelopeType,
+              new BucketAssignOperator(new BucketAssignFunction(options, rowType), bootstrap, rowType))
           .uid(uidPrefix + "-bucket-assigner")
-          .setParallelism(options.bucketAssignTasksOr(defaultParallelism));
+          .setParallelism(assignTasks);
+      routed = assigned;
     }
     int writeTasks = options.writeTasksOr(defaultParallelism);
     SingleOutputStreamOperator<Void> written = routed

@@ -17,16 +17,21 @@ import org.apache.flink.table.types.logical.VarCharType;
  * record stays binary from the to-record map to the writer's buffer.
  *
  * <pre>
- * 0 op          TINYINT  NOT NULL  {@link #UPSERT} or {@link #DELETE}
+ * 0 op          TINYINT  NOT NULL  {@link #UPSERT}, {@link #DELETE}, or between index bootstrap and
+ *                                  bucket assigner {@link #INDEX} / {@link #BOOTSTRAPPED}
  * 1 key         STRING   NOT NULL  record key
  * 2 partition   STRING   NOT NULL  partition path ("" when non-partitioned)
  * 3 file_group  STRING             file id (state index) or bucket routing key (bucket index)
- * 4 data        ROW&lt;user row type&gt;
+ * 4 data        ROW&lt;user row type&gt;  (null in {@link #INDEX} and {@link #BOOTSTRAPPED} rows)
  * </pre>
  */
 public final class WriteEnvelope {
   public static final byte UPSERT = 0;
   public static final byte DELETE = 1;
+  /** Index bootstrap: the key lives in (partition, file group); nothing is written. */
+  public static final byte INDEX = 2;
+  /** Index bootstrap: a bootstrap subtask has sent all its {@link #INDEX} rows ({@link BootstrapMarker}). */
+  public static final byte BOOTSTRAPPED = 3;
 
   static final int OP = 0;
   static final int KEY = 1;
@@ -43,7 +48,7 @@ public final class WriteEnvelope {
     fields.add(new RowType.RowField("_rb_key", new VarCharType(false, VarCharType.MAX_LENGTH)));
     fields.add(new RowType.RowField("_rb_partition", new VarCharType(false, VarCharType.MAX_LENGTH)));
     fields.add(new RowType.RowField("_rb_file_group", new VarCharType(true, VarCharType.MAX_LENGTH)));
-    fields.add(new RowType.RowField("_rb_data", dataType));
+    fields.add(new RowType.RowField("_rb_data", dataType.copy(true)));
     return new RowType(false, fields);
   }
 
@@ -54,6 +59,11 @@ public final class WriteEnvelope {
   static GenericRowData of(byte op, String key, String partition, String fileGroup, RowData data) {
     return GenericRowData.of(op, StringData.fromString(key), StringData.fromString(partition),
         fileGroup == null ? null : StringData.fromString(fileGroup), data);
+  }
+
+  /** An index-bootstrap row: {@code key} lives in file group {@code fileId} of {@code partition}. */
+  static GenericRowData index(String key, String partition, String fileId) {
+    return of(INDEX, key, partition, fileId, null);
   }
 
   /** {@code envelope} with another operation, partition and file group (same key and data). */

@@ -100,8 +100,8 @@ class StreamWriteJobTest {
 
   @Test
   void deleteOperationDeletesEveryIncomingKey() throws Exception {
-    // A second job has no Flink state: the BUCKET index finds the keys without it (index bootstrap
-    // for the state index is not implemented).
+    // A second job has no Flink state: the BUCKET index finds the keys without it (the state index
+    // needs index bootstrap for this, IndexBootstrapJobTest).
     var stream = changes(4, 1000, 2, 0.0, 0.0, 0.0);
     var options = options(dir, "COPY_ON_WRITE");
     options.put("hoodie.index.type", "BUCKET");

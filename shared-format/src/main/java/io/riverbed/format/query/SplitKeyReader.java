@@ -1,0 +1,165 @@
+package io.riverbed.format.query;
+
+import io.riverbed.format.TableException;
+import io.riverbed.format.base.BaseFileReader;
+import io.riverbed.format.base.CloseableIterator;
+import io.riverbed.format.file.FileSlice;
+import io.riverbed.format.file.LogFile;
+import io.riverbed.format.log.LogEntry;
+import io.riverbed.format.log.MergedLogRecords;
+import io.riverbed.format.log.SliceLogScanner;
+import io.riverbed.format.record.MetaFields;
+import io.riverbed.format.record.PayloadMergeRule;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.timeline.InstantCommittedPredicate;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * The record keys a snapshot {@link Split} holds, read without the data columns: what an index
+ * bootstrap needs (key → file group). It answers exactly as {@link SplitReader} would for the
+ * same split, key by key:
+ *
+ * <ul>
+ *   <li>a base-only split reads only the {@code _hoodie_record_key} column of its Parquet file;
+ *   <li>a split with logs merges the logs decoded into a projection (record key, ordering field,
+ *       {@code _hoodie_is_deleted}, {@code _hoodie_operation}), reads the base file's key and
+ *       ordering columns, decides each base key against its log entry with the table's payload rule
+ *       ({@link PayloadMergeRule#combineWithBase}), then adds the keys only the logs hold unless
+ *       their merged entry is a delete.
+ * </ul>
+ *
+ * Deleted keys are never reported. Incremental ranges are not applied (bootstrap reads snapshots).
+ */
+public final class SplitKeyReader {
+  private final Table table;
+  private final Schema keySchema;
+  private final Schema baseKeySchema;
+  private final Predicate<String> committed;
+  private final PayloadMergeRule mergeRule;
+  private final String orderingField;
+  private final ReadSettings settings;
+
+  private SplitKeyReader(Table table, Schema tableSchema, Predicate<String> committed, ReadSettings settings) {
+    this.table = table;
+    this.committed = committed;
+    this.settings = settings;
+    this.mergeRule = PayloadMergeRule.forPayloadClass(table.config().payloadClass());
+    this.orderingField = table.config().precombineField().filter(f -> tableSchema.getField(f) != null).orElse(null);
+    List<String> mergeFields = new ArrayList<>();
+    mergeFields.add(MetaFields.RECORD_KEY);
+    if (orderingField != null) {
+      mergeFields.add(orderingField);
+    }
+    mergeFields.add(MetaFields.IS_DELETED);
+    mergeFields.add(MetaFields.OPERATION);
+    this.keySchema = project(tableSchema, mergeFields);
+    this.baseKeySchema = project(tableSchema, orderingField == null
+        ? List.of(MetaFields.RECORD_KEY) : List.of(MetaFields.RECORD_KEY, orderingField));
+  }
+
+  /** A key reader for the splits of {@code plan}; the plan must have a schema (a table with data). */
+  public static SplitKeyReader of(QueryPlan plan, ReadSettings settings) {
+    Schema schema = plan.schema()
+        .orElseThrow(() -> new TableException("table " + plan.table().basePath() + " has no schema yet"));
+    return new SplitKeyReader(plan.table(), schema, InstantCommittedPredicate.of(plan.activeTimeline()), settings);
+  }
+
+  /**
+   * Gives every live record key of {@code split} to {@code keys}, each once.
+   *
+   * @return the number of keys given
+   */
+  public long forEachKey(Split split, Consumer<String> keys) {
+    FileSlice slice = split.slice();
+    if (!slice.hasLogs()) {
+      var base = slice.baseFile().orElseThrow(() -> new TableException("empty file slice " + slice.fileGroupId()
+          + " of table " + table.basePath()));
+      long n = 0;
+      try (CloseableIterator<GenericRecord> records = BaseFileReader.open(table.fs().getConf(), base.path())
+          .records(project(baseKeySchema, List.of(MetaFields.RECORD_KEY)))) {
+        while (records.hasNext()) {
+          keys.accept(keyOf(records.next(), base.path().toString()));
+          n++;
+        }
+      }
+      return n;
+    }
+    try (MergedLogRecords logs = scanLogs(split)) {
+      long n = 0;
+      Set<String> mergedKeys = new HashSet<>();
+      if (slice.baseFile().isPresent()) {
+        var base = slice.baseFile().get();
+        try (CloseableIterator<GenericRecord> records = BaseFileReader.open(table.fs().getConf(), base.path())
+            .records(baseKeySchema)) {
+          while (records.hasNext()) {
+            GenericRecord record = records.next();
+            String key = keyOf(record, base.path().toString());
+            var entry = logs.get(key);
+            if (entry.isPresent()) {
+              mergedKeys.add(key);
+              GenericRecord logRecord = entry.get() instanceof LogEntry.Upsert u ? u.record() : null;
+              if (mergeRule.combineWithBase(key, record, logRecord, orderingField).isEmpty()) {
+                continue;
+              }
+            }
+            keys.accept(key);
+            n++;
+          }
+        }
+      }
+      for (LogEntry entry : logs) {
+        if (!entry.isDelete() && !mergedKeys.contains(entry.recordKey())) {
+          keys.accept(entry.recordKey());
+          n++;
+        }
+      }
+      return n;
+    }
+  }
+
+  private MergedLogRecords scanLogs(Split split) {
+    SliceLogScanner.Builder builder = SliceLogScanner.builder(table.fs())
+        .readerSchema(keySchema)
+        .latestInstantTime(split.latestInstant())
+        .committed(committed)
+        .orderingField(orderingField)
+        .recordKeyField(MetaFields.RECORD_KEY)
+        .mergeRule(mergeRule)
+        .memoryBudgetBytes(settings.maxMemoryForMergeBytes())
+        .spillDirectory(settings.spillDirectory());
+    for (LogFile log : split.slice().logFiles()) {
+      builder.logFile(log.path(), log.length());
+    }
+    return builder.build().scan();
+  }
+
+  private String keyOf(GenericRecord record, String file) {
+    Object key = record.get(MetaFields.RECORD_KEY);
+    if (key == null) {
+      throw new TableException("record without " + MetaFields.RECORD_KEY + " in base file " + file + " of table "
+          + table.basePath());
+    }
+    return key.toString();
+  }
+
+  /** The fields of {@code schema} named in {@code names} that it has, under the same record name. */
+  private static Schema project(Schema schema, List<String> names) {
+    List<Schema.Field> fields = new ArrayList<>();
+    for (String name : names) {
+      Schema.Field f = schema.getField(name);
+      if (f != null) {
+        fields.add(new Schema.Field(f.name(), f.schema(), f.doc(), f.defaultVal()));
+      }
+    }
+    Schema projected = Schema.createRecord(schema.getName(), schema.getDoc(), schema.getNamespace(), false);
+    projected.setFields(fields);
+    return projected;
+  }
+}
