@@ -49,8 +49,8 @@ public final class WriteJobArguments {
         --partition-path F[,F]       partition field(s); omit for a non-partitioned table
         --hive-style                 partition folders named field=value
         --operation upsert|insert|delete   (default upsert; delete deletes the given keys)
-                                     A new run (not --restore) starts with an empty key index:
-                                     use --set index.type=BUCKET for tables written by many runs
+                                     A new run (not --restore) loads the keys already in the
+                                     table into its index first (index.bootstrap.enabled)
         --set key=value              any writer option under its Hudi Flink name (repeatable),
                                      e.g. --set compaction.delta_commits=3
 
