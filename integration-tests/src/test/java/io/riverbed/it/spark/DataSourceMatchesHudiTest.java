@@ -56,6 +56,7 @@ class DataSourceMatchesHudiTest {
     String what = table + " " + query;
 
     assertThat(columns(ours.schema())).as("columns, in order, with types: " + what).isEqualTo(columns(hudi.schema()));
+    assertThat(ours.schema().json()).as("schema with nullability and metadata: " + what).isEqualTo(hudi.schema().json());
 
     Rows expected = SparkOracle.canonicalRows(hudi);
     if (query.kind() != QueryKind.INCREMENTAL) {
