@@ -144,7 +144,7 @@ class IncrementalScanReadsOnlyTheCommitsFilesTest {
   }
 
   static String partition(int p) {
-    return "dt=2024-06-0" + (p + 1);
+    return "2024-06-0" + (p + 1);
   }
 
   static GenericRecord record(String id, long ts, String partitionPath) {
@@ -152,7 +152,7 @@ class IncrementalScanReadsOnlyTheCommitsFilesTest {
     r.put("id", id);
     r.put("ts", ts);
     r.put("amount", ts * 100);
-    r.put("dt", partitionPath.substring("dt=".length()));
+    r.put("dt", partitionPath);
     return r;
   }
 
