@@ -164,7 +164,7 @@ class IncrementalScanReadsOnlyTheCommitsFilesTest {
       Written commit = commits.get(i);
       List<SplitPartition> planned = plannedPartitions(Query.incremental(previous.instant(), commit.instant()));
       String what = "incremental (" + previous.instant() + ", " + commit.instant() + "], commit " + (i + 1) + " of " + COMMITS;
-      assertThat(filesRead(planned)).as(what).isEqualTo(commit.files());
+      assertThat(filesRead(planned)).as(what).isNotEmpty().isEqualTo(commit.files());
       assertThat(planned).as(what + ": one input partition per file group written")
           .hasSize(commit.files().size())
           .allSatisfy(p -> assertThat(p.rangeStart() + ".." + p.rangeEnd()).isEqualTo(previous.instant() + ".." + commit.instant()));
