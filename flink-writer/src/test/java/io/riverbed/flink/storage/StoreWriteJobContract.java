@@ -106,7 +106,8 @@ abstract class StoreWriteJobContract {
     env.getCheckpointConfig().setMinPauseBetweenCheckpoints(20);
     // Threshold 0: every piece of state is a file under the checkpoint directory, none inline in _metadata.
     env.getCheckpointConfig().setCheckpointStorage(new FileSystemCheckpointStorage(URI.create(checkpoints), 0));
-    env.setRestartStrategy(RestartStrategies.fixedDelayRestart(2, Time.milliseconds(100)));
+    // One restart: the injected failure. Any other failure (e.g. a race on the store) fails the job.
+    env.setRestartStrategy(RestartStrategies.fixedDelayRestart(1, Time.milliseconds(100)));
     var stream = env.addSource(new PacedSource(name, 1), "paced", InternalTypeInfo.of(ROW_TYPE)).setParallelism(1);
     Map<String, String> options = new LinkedHashMap<>();
     options.put("path", tablePath);
