@@ -205,7 +205,7 @@ class SparkReadBenchmark {
             "pmod(hash(id, 6), 2000) / 100.0 AS tip",
             "cast(pmod(hash(id, 7), 3600) AS int) AS trip_seconds",
             "element_at(array('USD', 'EUR', 'INR', 'BRL'), cast(pmod(id, 4) AS int) + 1) AS currency",
-            "element_at(array('" + String.join("', '", REGIONS) + "'), p div 12 + 1) AS region",
+            "element_at(array('" + String.join("', '", REGIONS) + "'), cast(p div 12 AS int) + 1) AS region",
             "concat('country_', (p div 4) % 3) AS country",
             "concat('city_', p % 4) AS city");
   }
