@@ -83,12 +83,14 @@ class FlinkWriteBenchmark {
     }
     Map<String, Samples> seconds = new LinkedHashMap<>();
     Map<String, Samples> jobSeconds = new LinkedHashMap<>();
+    Map<String, Samples> cpuSeconds = new LinkedHashMap<>();
     Map<String, Samples> peakUsed = new LinkedHashMap<>();
     Map<String, Samples> peakAfterGc = new LinkedHashMap<>();
     Map<String, Samples> gcShare = new LinkedHashMap<>();
     sinks.keySet().forEach(n -> {
       seconds.put(n, new Samples(n));
       jobSeconds.put(n, new Samples(n));
+      cpuSeconds.put(n, new Samples(n));
       peakUsed.put(n, new Samples(n));
       peakAfterGc.put(n, new Samples(n));
       gcShare.put(n, new Samples(n));
@@ -105,11 +107,12 @@ class FlinkWriteBenchmark {
         Measured m = run(name, sinks.get(name), input, schema, table);
         seconds.get(name).add(m.seconds());
         jobSeconds.get(name).add(m.jobSeconds());
+        cpuSeconds.get(name).add(m.cpuSeconds());
         peakUsed.get(name).add(m.peakUsedBytes() / 1e6);
         peakAfterGc.get(name).add(m.peakAfterGcBytes() / 1e6);
         gcShare.get(name).add(m.gcMillis() / 10.0 / m.seconds());
-        System.out.printf(Locale.ROOT, "[bench] round %d | %s | %.1f s | %.0f records/s | peak heap used %.0f MB, "
-                + "after GC %.0f MB | %d GCs, %d ms%n", round, name, m.seconds(), records / m.seconds(),
+        System.out.printf(Locale.ROOT, "[bench] round %d | %s | %.1f s | cpu %.1f s | %.0f records/s | peak heap used %.0f MB, "
+                + "after GC %.0f MB | %d GCs, %d ms%n", round, name, m.seconds(), m.cpuSeconds(), records / m.seconds(),
             m.peakUsedBytes() / 1e6, m.peakAfterGcBytes() / 1e6, m.gcCount(), m.gcMillis());
         if (name.startsWith("Riverbed")) {
           lastTable = table;
@@ -118,14 +121,16 @@ class FlinkWriteBenchmark {
     }
 
     report.line("");
-    report.line("| sink | wall s: median (min–max) | spread | job net runtime s: median (min–max) | records/s (wall) | "
-        + "records/s (net) | peak heap used MB | peak heap after GC MB | GC time |");
-    report.line("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    report.line("| sink | wall s: median (min–max) | spread | job net runtime s: median (min–max) | process CPU s: median "
+        + "(min–max) | records/s (wall) | records/s (net) | peak heap used MB | peak heap after GC MB | GC time |");
+    report.line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (String name : sinks.keySet()) {
       Samples s = seconds.get(name);
       Samples j = jobSeconds.get(name);
-      report.format("| %s | %.1f (%.1f–%.1f) | %.0f%% | %.1f (%.1f–%.1f) | %.0f | %.0f | %.0f (%.0f–%.0f) | %.0f (%.0f–%.0f) | %.0f%% |",
-          name, s.median(), s.min(), s.max(), s.spread() * 100, j.median(), j.min(), j.max(),
+      Samples c = cpuSeconds.get(name);
+      report.format("| %s | %.1f (%.1f–%.1f) | %.0f%% | %.1f (%.1f–%.1f) | %.1f (%.1f–%.1f) | %.0f | %.0f | %.0f (%.0f–%.0f) | "
+              + "%.0f (%.0f–%.0f) | %.0f%% |",
+          name, s.median(), s.min(), s.max(), s.spread() * 100, j.median(), j.min(), j.max(), c.median(), c.min(), c.max(),
           records / s.median(), records / j.median(),
           peakUsed.get(name).median(), peakUsed.get(name).min(), peakUsed.get(name).max(),
           peakAfterGc.get(name).median(), peakAfterGc.get(name).min(), peakAfterGc.get(name).max(),
@@ -139,6 +144,8 @@ class FlinkWriteBenchmark {
         seconds.get("Riverbed MOR").median() / seconds.get("no-op sink").median(), paired.min(), paired.max());
     report.format("- Riverbed/no-op job net runtime: ratio of medians **%.2f**; per-round ratios %.2f–%.2f",
         jobSeconds.get("Riverbed MOR").median() / jobSeconds.get("no-op sink").median(), pairedNet.min(), pairedNet.max());
+    report.format("- Riverbed/no-op process CPU: ratio of medians **%.2f**",
+        cpuSeconds.get("Riverbed MOR").median() / cpuSeconds.get("no-op sink").median());
     report.format("- heap: max heap %d MB; peaks measured from a full GC at the start of each run (MiniCluster, source and "
         + "sink all in this JVM)", Runtime.getRuntime().maxMemory() >> 20);
 
@@ -152,7 +159,7 @@ class FlinkWriteBenchmark {
     }
   }
 
-  record Measured(double seconds, double jobSeconds, long peakUsedBytes, long peakAfterGcBytes, long gcCount, long gcMillis) {}
+  record Measured(double seconds, double jobSeconds, double cpuSeconds, long peakUsedBytes, long peakAfterGcBytes, long gcCount, long gcMillis) {}
 
   private Measured run(String name, TableSinkBuilder sink, Path input, Path schema, Path table) throws Exception {
     WriteJobConfig config = WriteJobArguments.parse(
@@ -161,12 +168,14 @@ class FlinkWriteBenchmark {
         "--record-key", "uuid", "--precombine", "ts", "--partition-path", "region,country,city",
         "--checkpoint-interval", checkpointInterval, "--parallelism", Integer.toString(parallelism));
     try (HeapWatcher heap = HeapWatcher.start()) {
+      long cpuStart = ProcessCpu.nanos();
       long start = System.nanoTime();
       JobExecutionResult result = WriteJob.run(config, sink);
       double seconds = (System.nanoTime() - start) / 1e9;
       System.out.printf(Locale.ROOT, "[bench] %s: job %s net runtime %.1f s, wall %.1f s%n", name, result.getJobID(),
           result.getNetRuntime() / 1000.0, seconds);
-      return new Measured(seconds, result.getNetRuntime() / 1000.0, heap.peakUsedBytes(), heap.peakAfterGcBytes(), heap.gcCountSinceStart(),
+      double cpuSeconds = (ProcessCpu.nanos() - cpuStart) / 1e9;
+      return new Measured(seconds, result.getNetRuntime() / 1000.0, cpuSeconds, heap.peakUsedBytes(), heap.peakAfterGcBytes(), heap.gcCountSinceStart(),
           heap.gcMillisSinceStart());
     }
   }

@@ -26,6 +26,12 @@ public final class Report {
     line(String.format(Locale.ROOT, "- machine: %s, %d cores, %.0f GB RAM, JVM %s %s, max heap %d MB",
         host(), rt.availableProcessors(), totalMemoryGb(), System.getProperty("java.vm.name"),
         System.getProperty("java.version"), rt.maxMemory() >> 20));
+    line(String.format(Locale.ROOT, "- load average at start: %.1f (other processes share these cores)", loadAverage()));
+  }
+
+  /** The 1-minute system load average, to judge how busy the shared machine was. */
+  public static double loadAverage() {
+    return java.lang.management.ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
   }
 
   public Report line(String s) {
@@ -40,6 +46,7 @@ public final class Report {
   }
 
   public Path write() {
+    line(String.format(Locale.ROOT, "- load average at end: %.1f", loadAverage()));
     try {
       Files.createDirectories(file.getParent());
       Files.writeString(file, text.toString());

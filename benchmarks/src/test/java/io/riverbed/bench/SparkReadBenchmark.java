@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
@@ -93,8 +94,14 @@ class SparkReadBenchmark {
               "Hudi", s -> readOptimized(s, HUDI, table)), "Riverbed", "Parquet"));
 
       List<String> mismatches = new ArrayList<>();
+      // Rounds outside, queries inside: load from other processes drifts, so every query and
+      // reader should see the same stretch of it.
+      for (int round = 0; round < warmups + rounds; round++) {
+        for (Comparison c : comparisons) {
+          c.runRound(spark, round, warmups, mismatches);
+        }
+      }
       for (Comparison c : comparisons) {
-        c.run(spark, warmups, rounds, mismatches);
         c.report(report);
       }
       report.line("");
@@ -108,38 +115,42 @@ class SparkReadBenchmark {
     }
   }
 
-  /** One query through several readers, timed in alternating order. */
+  /** One query through several readers, timed (wall and process CPU) in alternating order. */
   record Comparison(String title, Map<String, Function<SparkSession, Dataset<Row>>> readers, String subject,
-      String baseline, Map<String, Samples> times, Map<String, Row> results) {
+      String baseline, Map<String, Samples> wall, Map<String, Samples> cpu, Map<String, Row> results) {
 
     Comparison(String title, Map<String, Function<SparkSession, Dataset<Row>>> readers, String subject, String baseline) {
-      this(title, new TreeMap<>(readers), subject, baseline, new LinkedHashMap<>(), new LinkedHashMap<>());
+      this(title, new TreeMap<>(readers), subject, baseline, new LinkedHashMap<>(), new LinkedHashMap<>(),
+          new LinkedHashMap<>());
+      for (String name : this.readers.keySet()) {
+        wall.put(name, new Samples(name));
+        cpu.put(name, new Samples(name));
+      }
     }
 
-    void run(SparkSession spark, int warmups, int rounds, List<String> mismatches) {
-      List<String> names = new ArrayList<>(readers.keySet());
-      names.forEach(n -> times.put(n, new Samples(n)));
-      for (int round = 0; round < warmups + rounds; round++) {
-        List<String> order = new ArrayList<>(names);
-        if (round % 2 == 1) {
-          java.util.Collections.reverse(order);
+    void runRound(SparkSession spark, int round, int warmups, List<String> mismatches) {
+      List<String> order = new ArrayList<>(readers.keySet());
+      if (round % 2 == 1) {
+        java.util.Collections.reverse(order);
+      }
+      for (String name : order) {
+        System.gc();
+        long cpuStart = ProcessCpu.nanos();
+        long start = System.nanoTime();
+        Row row = readers.get(name).apply(spark).selectExpr(AGGREGATES).collectAsList().get(0);
+        double ms = (System.nanoTime() - start) / 1e6;
+        double cpuMs = (ProcessCpu.nanos() - cpuStart) / 1e6;
+        System.out.printf(Locale.ROOT, "[bench] round %d%s | %s | %s | wall %.0f ms | cpu %.0f ms | %s%n", round,
+            round < warmups ? " (warm-up)" : "", title, name, ms, cpuMs, row);
+        if (round >= warmups) {
+          wall.get(name).add(ms);
+          cpu.get(name).add(cpuMs);
         }
-        for (String name : order) {
-          System.gc();
-          long start = System.nanoTime();
-          Row row = readers.get(name).apply(spark).selectExpr(AGGREGATES).collectAsList().get(0);
-          double ms = (System.nanoTime() - start) / 1e6;
-          System.out.printf("[bench] %s | %s | round %d%s | %.0f ms | %s%n", title, name, round,
-              round < warmups ? " (warm-up)" : "", ms, row);
-          if (round >= warmups) {
-            times.get(name).add(ms);
-          }
-          Row first = results.putIfAbsent(name, row);
-          Row reference = results.values().iterator().next();
-          if (row.getLong(0) != reference.getLong(0) || !row.get(1).equals(reference.get(1))
-              || (first != null && !first.equals(row))) {
-            mismatches.add(title + ": " + name + " " + row + " vs " + reference);
-          }
+        Row first = results.putIfAbsent(name, row);
+        Row reference = results.values().iterator().next();
+        if (row.getLong(0) != reference.getLong(0) || !row.get(1).equals(reference.get(1))
+            || (first != null && !first.equals(row))) {
+          mismatches.add(title + ": " + name + " " + row + " vs " + reference);
         }
       }
     }
@@ -151,19 +162,26 @@ class SparkReadBenchmark {
       Row r = results.get(subject);
       report.format("rows: %d", r.getLong(0));
       report.line("");
-      report.line("| reader | median ms | min–max ms | spread |");
-      report.line("|---|---:|---:|---:|");
-      times.forEach((name, s) -> report.format("| %s | %.0f | %.0f–%.0f | %.0f%% |", name, s.median(), s.min(), s.max(),
-          s.spread() * 100));
+      report.line("| reader | wall ms: median | min–max | spread | process CPU ms: median | min–max | spread |");
+      report.line("|---|---:|---:|---:|---:|---:|---:|");
+      for (String name : wall.keySet()) {
+        Samples w = wall.get(name);
+        Samples c = cpu.get(name);
+        report.format("| %s | %.0f | %.0f–%.0f | %.0f%% | %.0f | %.0f–%.0f | %.0f%% |", name, w.median(), w.min(), w.max(),
+            w.spread() * 100, c.median(), c.min(), c.max(), c.spread() * 100);
+      }
       report.line("");
-      for (String other : times.keySet()) {
+      for (String other : wall.keySet()) {
         if (other.equals(subject)) {
           continue;
         }
-        Samples paired = Samples.ratios(subject + "/" + other, times.get(subject), times.get(other));
-        report.format("- %s/%s: ratio of medians **%.2f**; per-round ratios %.2f–%.2f (median %.2f)%s", subject, other,
-            times.get(subject).median() / times.get(other).median(), paired.min(), paired.max(), paired.median(),
-            other.equals(baseline) ? "" : " (context)");
+        Samples pairedWall = Samples.ratios("wall", wall.get(subject), wall.get(other));
+        Samples pairedCpu = Samples.ratios("cpu", cpu.get(subject), cpu.get(other));
+        report.format("- %s/%s%s: wall **%.2f** (ratio of medians; per-round ratios median %.2f, range %.2f–%.2f); "
+                + "CPU **%.2f** (per-round median %.2f, range %.2f–%.2f)", subject, other,
+            other.equals(baseline) ? "" : " (context)",
+            wall.get(subject).median() / wall.get(other).median(), pairedWall.median(), pairedWall.min(), pairedWall.max(),
+            cpu.get(subject).median() / cpu.get(other).median(), pairedCpu.median(), pairedCpu.min(), pairedCpu.max());
       }
       Row theirs = results.get(baseline);
       if (!r.get(2).equals(theirs.get(2))) {
