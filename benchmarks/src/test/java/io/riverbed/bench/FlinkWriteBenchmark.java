@@ -70,7 +70,7 @@ class FlinkWriteBenchmark {
     long uniqueKeys = writeInput(input, records);
     writeInput(warmupInput, Math.min(records, 50_000));
     report.format("- %d JSON lines (%.0f MB), %d distinct keys (%d updates of earlier keys), %d partitions; "
-            + "parallelism %d, checkpoint interval %s, 1 warm-up run of 50k records per sink, then %d rounds",
+            + "parallelism %d, checkpoint interval %s (filesystem checkpoint storage), 1 warm-up run of 50k records per sink, then %d rounds",
         records, Files.size(input) / 1e6, uniqueKeys, records - uniqueKeys, PARTITIONS, parallelism, checkpointInterval,
         rounds);
 
@@ -103,7 +103,7 @@ class FlinkWriteBenchmark {
       }
       for (String name : order) {
         Path table = dir.resolve("table-" + slug(name));
-        SparkReadBenchmark.deleteRecursively(table);
+        BenchFiles.deleteRecursively(table);
         Measured m = run(name, sinks.get(name), input, schema, table);
         seconds.get(name).add(m.seconds());
         jobSeconds.get(name).add(m.jobSeconds());
@@ -162,11 +162,16 @@ class FlinkWriteBenchmark {
   record Measured(double seconds, double jobSeconds, double cpuSeconds, long peakUsedBytes, long peakAfterGcBytes, long gcCount, long gcMillis) {}
 
   private Measured run(String name, TableSinkBuilder sink, Path input, Path schema, Path table) throws Exception {
+    Path checkpoints = table.resolveSibling(table.getFileName() + "-checkpoints");
+    BenchFiles.deleteRecursively(checkpoints);
     WriteJobConfig config = WriteJobArguments.parse(
         "--source", "file", "--input", input.toString(), "--schema", schema.toString(),
         "--table-path", table.toString(), "--table-name", "trips", "--table-type", "MERGE_ON_READ",
         "--record-key", "uuid", "--precombine", "ts", "--partition-path", "region,country,city",
-        "--checkpoint-interval", checkpointInterval, "--parallelism", Integer.toString(parallelism));
+        "--checkpoint-interval", checkpointInterval, "--parallelism", Integer.toString(parallelism),
+        // Without a checkpoint directory Flink keeps checkpoints in the JobManager's memory (5 MB at
+        // most): the index state of ~500k keys exceeds it and the job fails after 3 restarts.
+        "--checkpoint-dir", checkpoints.toString());
     try (HeapWatcher heap = HeapWatcher.start()) {
       long cpuStart = ProcessCpu.nanos();
       long start = System.nanoTime();

@@ -57,7 +57,7 @@ class SparkReadBenchmark {
     Report report = new Report(dir, "spark-read");
     Path scratch = dir.resolve("spark-scratch");
     Path table = dir.resolve("spark-trips-mor");
-    deleteRecursively(table);
+    BenchFiles.deleteRecursively(table);
     try (SparkSession spark = session(scratch)) {
       report.format("- Spark %s, Apache Hudi 0.15.0 bundle, local[2], %d records, %d partitions, %d warm-up + %d recorded rounds",
           spark.version(), records, PARTITIONS, warmups, rounds);
@@ -319,14 +319,4 @@ class SparkReadBenchmark {
         .getOrCreate();
   }
 
-  static void deleteRecursively(Path p) throws IOException {
-    if (!Files.exists(p)) {
-      return;
-    }
-    try (Stream<Path> walk = Files.walk(p)) {
-      for (Path f : walk.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(f);
-      }
-    }
-  }
 }
