@@ -59,11 +59,13 @@ class FlinkWriteBenchmark {
   private final int parallelism = Integer.getInteger("bench.flink.parallelism", 2);
   private final String checkpointInterval = System.getProperty("bench.flink.checkpoint.interval", "10s");
   private final Path dir = Path.of(System.getProperty("bench.dir", "target/bench")).toAbsolutePath().resolve("flink");
+  private int runs;
 
   @Test
   void writeTrips() throws Exception {
     Report report = new Report(dir.getParent(), "flink-write");
     Files.createDirectories(dir);
+    BenchFiles.deleteRecursively(dir.resolve("checkpoints"));
     Path schema = Files.writeString(dir.resolve("trips.avsc"), schema().toString(true));
     Path input = dir.resolve("trips.jsonl");
     Path warmupInput = dir.resolve("trips-warmup.jsonl");
@@ -170,8 +172,8 @@ class FlinkWriteBenchmark {
   record Measured(double seconds, double jobSeconds, double cpuSeconds, long settleMillis, long peakUsedBytes, long peakAfterGcBytes, long gcCount, long gcMillis) {}
 
   private Measured run(String name, TableSinkBuilder sink, Path input, Path schema, Path table) throws Exception {
-    Path checkpoints = table.resolveSibling(table.getFileName() + "-checkpoints");
-    BenchFiles.deleteRecursively(checkpoints);
+    // A folder per run: Flink may still be removing a finished job's checkpoints after it returned.
+    Path checkpoints = dir.resolve("checkpoints").resolve("run-" + (++runs));
     WriteJobConfig config = WriteJobArguments.parse(
         "--source", "file", "--input", input.toString(), "--schema", schema.toString(),
         "--table-path", table.toString(), "--table-name", "trips", "--table-type", "MERGE_ON_READ",
