@@ -117,11 +117,12 @@ class SparkReadBenchmark {
 
   /** One query through several readers, timed (wall and process CPU) in alternating order. */
   record Comparison(String title, Map<String, Function<SparkSession, Dataset<Row>>> readers, String subject,
-      String baseline, Map<String, Samples> wall, Map<String, Samples> cpu, Map<String, Row> results) {
+      String baseline, Map<String, Samples> wall, Map<String, Samples> cpu, Map<String, Row> results,
+      Map<String, Integer> partitions) {
 
     Comparison(String title, Map<String, Function<SparkSession, Dataset<Row>>> readers, String subject, String baseline) {
       this(title, new TreeMap<>(readers), subject, baseline, new LinkedHashMap<>(), new LinkedHashMap<>(),
-          new LinkedHashMap<>());
+          new LinkedHashMap<>(), new TreeMap<>());
       for (String name : this.readers.keySet()) {
         wall.put(name, new Samples(name));
         cpu.put(name, new Samples(name));
@@ -129,6 +130,9 @@ class SparkReadBenchmark {
     }
 
     void runRound(SparkSession spark, int round, int warmups, List<String> mismatches) {
+      if (round == 0) {
+        readers.forEach((name, reader) -> partitions.put(name, reader.apply(spark).rdd().getNumPartitions()));
+      }
       List<String> order = new ArrayList<>(readers.keySet());
       if (round % 2 == 1) {
         java.util.Collections.reverse(order);
@@ -160,7 +164,7 @@ class SparkReadBenchmark {
       report.line("### " + title);
       report.line("");
       Row r = results.get(subject);
-      report.format("rows: %d", r.getLong(0));
+      report.format("rows: %d; Spark input partitions: %s", r.getLong(0), partitions);
       report.line("");
       report.line("| reader | wall ms: median | min–max | spread | process CPU ms: median | min–max | spread |");
       report.line("|---|---:|---:|---:|---:|---:|---:|");
