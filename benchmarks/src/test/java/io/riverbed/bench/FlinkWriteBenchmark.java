@@ -53,6 +53,8 @@ class FlinkWriteBenchmark {
   static final int PARTITIONS = 48;
   static final String[] REGIONS = {"americas", "asia", "europe", "oceania"};
   static final long TS0 = 1_700_000_000_000L;
+  /** The writer's accumulator: the most bytes one writer task ever held in its buffers. */
+  static final String MAX_BUFFERED_ACCUMULATOR = "riverbed-writer-max-buffered-bytes";
 
   private final long records = Long.getLong("bench.records", 1_000_000L);
   private final int rounds = Integer.getInteger("bench.flink.rounds", 3);
@@ -89,6 +91,7 @@ class FlinkWriteBenchmark {
     Map<String, Samples> jobSeconds = new LinkedHashMap<>();
     Map<String, Samples> cpuSeconds = new LinkedHashMap<>();
     Samples settle = new Samples("settle ms");
+    Samples buffered = new Samples("max buffered MB");
     Map<String, Samples> peakUsed = new LinkedHashMap<>();
     Map<String, Samples> peakAfterGc = new LinkedHashMap<>();
     Map<String, Samples> gcShare = new LinkedHashMap<>();
@@ -115,6 +118,7 @@ class FlinkWriteBenchmark {
         cpuSeconds.get(name).add(m.cpuSeconds());
         if (name.startsWith("Riverbed")) {
           settle.add(m.settleMillis());
+          buffered.add(m.maxBufferedBytes() / 1e6);
         }
         peakUsed.get(name).add(m.peakUsedBytes() / 1e6);
         peakAfterGc.get(name).add(m.peakAfterGcBytes() / 1e6);
@@ -156,6 +160,8 @@ class FlinkWriteBenchmark {
         cpuSeconds.get("Riverbed MOR").median() / cpuSeconds.get("no-op sink").median());
     report.format("- after WriteJob.run returned, the Riverbed table still had a pending instant or marker folder for "
         + "%.0f ms (median; %.0f–%.0f), included in the wall time", settle.median(), settle.min(), settle.max());
+    report.format("- largest write buffer one Riverbed writer task held (accumulator %s): %.0f MB (median; %.0f–%.0f)",
+        MAX_BUFFERED_ACCUMULATOR, buffered.median(), buffered.min(), buffered.max());
     report.format("- heap: max heap %d MB; peaks measured from a full GC at the start of each run (MiniCluster, source and "
         + "sink all in this JVM)", Runtime.getRuntime().maxMemory() >> 20);
 
@@ -169,7 +175,7 @@ class FlinkWriteBenchmark {
     }
   }
 
-  record Measured(double seconds, double jobSeconds, double cpuSeconds, long settleMillis, long peakUsedBytes, long peakAfterGcBytes, long gcCount, long gcMillis) {}
+  record Measured(double seconds, double jobSeconds, double cpuSeconds, long settleMillis, long maxBufferedBytes, long peakUsedBytes, long peakAfterGcBytes, long gcCount, long gcMillis) {}
 
   private Measured run(String name, TableSinkBuilder sink, Path input, Path schema, Path table) throws Exception {
     // A folder per run: Flink may still be removing a finished job's checkpoints after it returned.
@@ -195,7 +201,9 @@ class FlinkWriteBenchmark {
               + "table settled %d ms later%n", name, result.getJobID(), result.getNetRuntime() / 1000.0, returned,
           settleMillis);
       double cpuSeconds = (ProcessCpu.nanos() - cpuStart) / 1e9;
-      return new Measured(seconds, result.getNetRuntime() / 1000.0, cpuSeconds, settleMillis, heap.peakUsedBytes(), heap.peakAfterGcBytes(), heap.gcCountSinceStart(),
+      Object buffered = result.getAccumulatorResult(MAX_BUFFERED_ACCUMULATOR);
+      return new Measured(seconds, result.getNetRuntime() / 1000.0, cpuSeconds, settleMillis,
+          buffered instanceof Long b ? b : -1, heap.peakUsedBytes(), heap.peakAfterGcBytes(), heap.gcCountSinceStart(),
           heap.gcMillisSinceStart());
     }
   }
