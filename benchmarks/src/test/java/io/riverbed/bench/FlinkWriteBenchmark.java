@@ -1,0 +1,362 @@
+package io.riverbed.bench;
+
+import io.riverbed.flink.job.TableSinkBuilder;
+import io.riverbed.flink.job.WriteJob;
+import io.riverbed.flink.job.WriteJobArguments;
+import io.riverbed.flink.job.WriteJobConfig;
+import io.riverbed.format.base.CloseableIterator;
+import io.riverbed.format.query.QueryPlan;
+import io.riverbed.format.query.QueryPlanner;
+import io.riverbed.format.query.QuerySpec;
+import io.riverbed.format.query.ReadSettings;
+import io.riverbed.format.query.Split;
+import io.riverbed.format.query.SplitReader;
+import io.riverbed.format.record.MetaFields;
+import io.riverbed.format.table.Table;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Stream;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Flink write benchmark: the write job ({@link WriteJob}, what {@code deploy/bin/riverbed-write}
+ * runs) on an embedded MiniCluster in this JVM, writing {@code bench.records} trips-like JSON
+ * lines, half of them updates of earlier keys, into a fresh MERGE_ON_READ table (parallelism
+ * {@code bench.flink.parallelism}, Flink-state index, checkpoints every
+ * {@code bench.flink.checkpoint.interval}, writer defaults otherwise).
+ *
+ * <p>Baseline in the same run: the same job (same file source, same JSON-to-row conversion, same
+ * checkpointing) ending in Flink's {@link DiscardingSink} instead of the table writer, so the
+ * difference is what the writer costs (key shuffle, index state, Avro conversion, Parquet and log
+ * files, commits). Apache Hudi's Flink bundle is not available here, so there is no Hudi-Flink
+ * comparison. Rounds alternate the two; heap is measured by {@link HeapWatcher}.
+ */
+class FlinkWriteBenchmark {
+  static final int PARTITIONS = 48;
+  static final String[] REGIONS = {"americas", "asia", "europe", "oceania"};
+  static final long TS0 = 1_700_000_000_000L;
+  /** The writer's accumulator: the most bytes one writer task ever held in its buffers. */
+  static final String MAX_BUFFERED_ACCUMULATOR = "riverbed-writer-max-buffered-bytes";
+
+  private final long records = Long.getLong("bench.records", 1_000_000L);
+  private final int rounds = Integer.getInteger("bench.flink.rounds", 3);
+  private final int parallelism = Integer.getInteger("bench.flink.parallelism", 2);
+  private final String checkpointInterval = System.getProperty("bench.flink.checkpoint.interval", "10s");
+  private final Path dir = Path.of(System.getProperty("bench.dir", "target/bench")).toAbsolutePath().resolve("flink");
+  private int runs;
+
+  @Test
+  void writeTrips() throws Exception {
+    Report report = new Report(dir.getParent(), "flink-write");
+    Files.createDirectories(dir);
+    BenchFiles.deleteRecursively(dir.resolve("checkpoints"));
+    Path schema = Files.writeString(dir.resolve("trips.avsc"), schema().toString(true));
+    Path input = dir.resolve("trips.jsonl");
+    Path warmupInput = dir.resolve("trips-warmup.jsonl");
+    long uniqueKeys = writeInput(input, records);
+    writeInput(warmupInput, Math.min(records, 50_000));
+    report.format("- %d JSON lines (%.0f MB), %d distinct keys (%d updates of earlier keys), %d partitions; "
+            + "parallelism %d, checkpoint interval %s (filesystem checkpoint storage), 1 warm-up run of 50k records per sink, then %d rounds",
+        records, Files.size(input) / 1e6, uniqueKeys, records - uniqueKeys, PARTITIONS, parallelism, checkpointInterval,
+        rounds);
+
+    Map<String, TableSinkBuilder> sinks = new LinkedHashMap<>();
+    sinks.put("no-op sink", (rows, rowType, options) -> rows.sinkTo(new DiscardingSink<>()).name("discard"));
+    sinks.put("Riverbed MOR", TableSinkBuilder.tableWriter());
+
+    for (String name : sinks.keySet()) {
+      Path table = dir.resolve("warmup-" + slug(name));
+      BenchFiles.deleteRecursively(table);
+      run(name, sinks.get(name), warmupInput, schema, table);
+    }
+    Map<String, Samples> seconds = new LinkedHashMap<>();
+    Map<String, Samples> jobSeconds = new LinkedHashMap<>();
+    Map<String, Samples> cpuSeconds = new LinkedHashMap<>();
+    Samples settle = new Samples("settle ms");
+    Samples buffered = new Samples("max buffered MB");
+    Map<String, Samples> peakUsed = new LinkedHashMap<>();
+    Map<String, Samples> peakAfterGc = new LinkedHashMap<>();
+    Map<String, Samples> gcShare = new LinkedHashMap<>();
+    sinks.keySet().forEach(n -> {
+      seconds.put(n, new Samples(n));
+      jobSeconds.put(n, new Samples(n));
+      cpuSeconds.put(n, new Samples(n));
+      peakUsed.put(n, new Samples(n));
+      peakAfterGc.put(n, new Samples(n));
+      gcShare.put(n, new Samples(n));
+    });
+    Path lastTable = null;
+    for (int round = 0; round < rounds; round++) {
+      List<String> order = new ArrayList<>(sinks.keySet());
+      if (round % 2 == 1) {
+        java.util.Collections.reverse(order);
+      }
+      for (String name : order) {
+        Path table = dir.resolve("table-" + slug(name));
+        BenchFiles.deleteRecursively(table);
+        Measured m = run(name, sinks.get(name), input, schema, table);
+        seconds.get(name).add(m.seconds());
+        jobSeconds.get(name).add(m.jobSeconds());
+        cpuSeconds.get(name).add(m.cpuSeconds());
+        if (name.startsWith("Riverbed")) {
+          settle.add(m.settleMillis());
+          buffered.add(m.maxBufferedBytes() / 1e6);
+        }
+        peakUsed.get(name).add(m.peakUsedBytes() / 1e6);
+        peakAfterGc.get(name).add(m.peakAfterGcBytes() / 1e6);
+        gcShare.get(name).add(m.gcMillis() / 10.0 / m.seconds());
+        System.out.printf(Locale.ROOT, "[bench] round %d | %s | %.1f s | cpu %.1f s | %.0f records/s | peak heap used %.0f MB, "
+                + "after GC %.0f MB | %d GCs, %d ms%n", round, name, m.seconds(), m.cpuSeconds(), records / m.seconds(),
+            m.peakUsedBytes() / 1e6, m.peakAfterGcBytes() / 1e6, m.gcCount(), m.gcMillis());
+        if (name.startsWith("Riverbed")) {
+          lastTable = table;
+        }
+      }
+    }
+
+    report.line("");
+    report.line("| sink | wall s: median (min–max) | spread | job net runtime s: median (min–max) | process CPU s: median "
+        + "(min–max) | records/s (wall) | records/s (net) | peak heap used MB | peak heap after GC MB | GC time |");
+    report.line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (String name : sinks.keySet()) {
+      Samples s = seconds.get(name);
+      Samples j = jobSeconds.get(name);
+      Samples c = cpuSeconds.get(name);
+      report.format("| %s | %.1f (%.1f–%.1f) | %.0f%% | %.1f (%.1f–%.1f) | %.1f (%.1f–%.1f) | %.0f | %.0f | %.0f (%.0f–%.0f) | "
+              + "%.0f (%.0f–%.0f) | %.0f%% |",
+          name, s.median(), s.min(), s.max(), s.spread() * 100, j.median(), j.min(), j.max(), c.median(), c.min(), c.max(),
+          records / s.median(), records / j.median(),
+          peakUsed.get(name).median(), peakUsed.get(name).min(), peakUsed.get(name).max(),
+          peakAfterGc.get(name).median(), peakAfterGc.get(name).min(), peakAfterGc.get(name).max(),
+          gcShare.get(name).median());
+    }
+    Samples paired = Samples.ratios("time ratio", seconds.get("Riverbed MOR"), seconds.get("no-op sink"));
+    Samples pairedNet = Samples.ratios("net ratio", jobSeconds.get("Riverbed MOR"), jobSeconds.get("no-op sink"));
+    report.line("");
+    report.format("- Riverbed/no-op wall time: ratio of medians **%.2f**; per-round ratios %.2f–%.2f "
+            + "(wall = WriteJob.run from call to return, MiniCluster start and stop included)",
+        seconds.get("Riverbed MOR").median() / seconds.get("no-op sink").median(), paired.min(), paired.max());
+    report.format("- Riverbed/no-op job net runtime: ratio of medians **%.2f**; per-round ratios %.2f–%.2f",
+        jobSeconds.get("Riverbed MOR").median() / jobSeconds.get("no-op sink").median(), pairedNet.min(), pairedNet.max());
+    report.format("- Riverbed/no-op process CPU: ratio of medians **%.2f**",
+        cpuSeconds.get("Riverbed MOR").median() / cpuSeconds.get("no-op sink").median());
+    report.format("- after WriteJob.run returned, the Riverbed table still had a pending instant or marker folder for "
+        + "%.0f ms (median; %.0f–%.0f), included in the wall time", settle.median(), settle.min(), settle.max());
+    report.format("- largest write buffer one Riverbed writer task held (accumulator %s): %.0f MB (median; %.0f–%.0f)",
+        MAX_BUFFERED_ACCUMULATOR, buffered.median(), buffered.min(), buffered.max());
+    report.format("- heap: max heap %d MB; peaks measured from a full GC at the start of each run (MiniCluster, source and "
+        + "sink all in this JVM)", Runtime.getRuntime().maxMemory() >> 20);
+
+    TableFacts facts = TableFacts.of(lastTable);
+    report.format("- last Riverbed table: %d live records (expected %d), %d delta commits, %d base files (%.1f MB), "
+            + "%d log files (%.1f MB)", facts.liveRecords(), uniqueKeys, facts.deltaCommits(), facts.baseFiles(),
+        facts.baseBytes() / 1e6, facts.logFiles(), facts.logBytes() / 1e6);
+    report.line("- written to " + report.write());
+    if (facts.liveRecords() != uniqueKeys) {
+      throw new AssertionError("table holds " + facts.liveRecords() + " records, expected " + uniqueKeys);
+    }
+  }
+
+  record Measured(double seconds, double jobSeconds, double cpuSeconds, long settleMillis, long maxBufferedBytes, long peakUsedBytes, long peakAfterGcBytes, long gcCount, long gcMillis) {}
+
+  private Measured run(String name, TableSinkBuilder sink, Path input, Path schema, Path table) throws Exception {
+    // A folder per run: Flink may still be removing a finished job's checkpoints after it returned.
+    Path checkpoints = dir.resolve("checkpoints").resolve("run-" + (++runs));
+    WriteJobConfig config = WriteJobArguments.parse(
+        "--source", "file", "--input", input.toString(), "--schema", schema.toString(),
+        "--table-path", table.toString(), "--table-name", "trips", "--table-type", "MERGE_ON_READ",
+        "--record-key", "uuid", "--precombine", "ts", "--partition-path", "region,country,city",
+        "--checkpoint-interval", checkpointInterval, "--parallelism", Integer.toString(parallelism),
+        // Without a checkpoint directory Flink keeps checkpoints in the JobManager's memory (5 MB at
+        // most): the index state of ~500k keys exceeds it and the job fails after 3 restarts.
+        "--checkpoint-dir", checkpoints.toString());
+    try (HeapWatcher heap = HeapWatcher.start()) {
+      long cpuStart = ProcessCpu.nanos();
+      long start = System.nanoTime();
+      JobExecutionResult result = WriteJob.run(config, sink);
+      double returned = (System.nanoTime() - start) / 1e9;
+      // The job can be reported finished while the coordinator still commits the last instant;
+      // the run counts until the table has no pending instant and no marker folder left.
+      long settleMillis = Files.isDirectory(table.resolve(".hoodie")) ? awaitTimelineSettled(table) : 0;
+      double seconds = (System.nanoTime() - start) / 1e9;
+      System.out.printf(Locale.ROOT, "[bench] %s: job %s net runtime %.1f s, WriteJob.run returned after %.1f s, "
+              + "table settled %d ms later%n", name, result.getJobID(), result.getNetRuntime() / 1000.0, returned,
+          settleMillis);
+      double cpuSeconds = (ProcessCpu.nanos() - cpuStart) / 1e9;
+      Object buffered = result.getAccumulatorResult(MAX_BUFFERED_ACCUMULATOR);
+      return new Measured(seconds, result.getNetRuntime() / 1000.0, cpuSeconds, settleMillis,
+          buffered instanceof Long b ? b : -1, heap.peakUsedBytes(), heap.peakAfterGcBytes(), heap.gcCountSinceStart(),
+          heap.gcMillisSinceStart());
+    }
+  }
+
+  /** Waits until every requested/inflight instant is completed and .hoodie/.temp is empty; returns the wait. */
+  static long awaitTimelineSettled(Path table) throws IOException, InterruptedException {
+    long start = System.nanoTime();
+    long deadline = start + 120_000_000_000L;
+    while (true) {
+      List<String> pending = pendingWork(table);
+      if (pending.isEmpty()) {
+        return (System.nanoTime() - start) / 1_000_000;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("table " + table + " still has pending work 120 s after the job finished: " + pending);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  private static List<String> pendingWork(Path table) throws IOException {
+    Path meta = table.resolve(".hoodie");
+    Set<String> completed = new HashSet<>();
+    Set<String> started = new HashSet<>();
+    try (Stream<Path> files = Files.list(meta)) {
+      for (Path f : files.toList()) {
+        String name = f.getFileName().toString();
+        if (name.endsWith(".crc") || !Character.isDigit(name.charAt(0))) {
+          continue;
+        }
+        String instant = name.substring(0, name.indexOf('.'));
+        if (name.endsWith(".requested") || name.endsWith(".inflight")) {
+          started.add(instant);
+        } else {
+          completed.add(instant);
+        }
+      }
+    }
+    List<String> pending = new ArrayList<>();
+    started.stream().filter(i -> !completed.contains(i)).sorted().forEach(i -> pending.add("instant " + i));
+    Path temp = meta.resolve(".temp");
+    if (Files.isDirectory(temp)) {
+      try (Stream<Path> markers = Files.list(temp)) {
+        markers.forEach(m -> pending.add("markers " + m.getFileName()));
+      }
+    }
+    return pending;
+  }
+
+  static Schema schema() {
+    return SchemaBuilder.record("trip").namespace("io.riverbed.bench").fields()
+        .requiredString("uuid")
+        .requiredLong("ts")
+        .requiredString("rider")
+        .requiredString("driver")
+        .requiredDouble("begin_lat")
+        .requiredDouble("begin_lon")
+        .requiredDouble("end_lat")
+        .requiredDouble("end_lon")
+        .requiredDouble("fare")
+        .requiredDouble("tip")
+        .requiredInt("trip_seconds")
+        .requiredString("currency")
+        .requiredString("region")
+        .requiredString("country")
+        .requiredString("city")
+        .endRecord();
+  }
+
+  /**
+   * Writes {@code n} JSON lines: the first 1,000 and every even line a new key, every other odd
+   * line an update (larger {@code ts}, new fare) of a uniformly chosen earlier key. Returns the
+   * number of distinct keys.
+   */
+  static long writeInput(Path file, long n) throws IOException {
+    Random random = new Random(42);
+    long keys = 0;
+    try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      StringBuilder line = new StringBuilder(320);
+      for (long i = 0; i < n; i++) {
+        long key = i < 1000 || i % 2 == 0 ? keys++ : (long) (random.nextDouble() * keys);
+        int p = (int) (key % PARTITIONS);
+        Random r = new Random(key * 31 + i);
+        line.setLength(0);
+        line.append("{\"uuid\":\"").append(UUID.nameUUIDFromBytes(Long.toString(key).getBytes(StandardCharsets.UTF_8)))
+            .append("\",\"ts\":").append(TS0 + i * 1000)
+            .append(",\"rider\":\"rider-").append(String.format(Locale.ROOT, "%05d", key % 10000))
+            .append("\",\"driver\":\"driver-").append(String.format(Locale.ROOT, "%04d", i % 2000))
+            .append("\",\"begin_lat\":").append(r.nextInt(180000) / 1000.0 - 90)
+            .append(",\"begin_lon\":").append(r.nextInt(360000) / 1000.0 - 180)
+            .append(",\"end_lat\":").append(r.nextInt(180000) / 1000.0 - 90)
+            .append(",\"end_lon\":").append(r.nextInt(360000) / 1000.0 - 180)
+            .append(",\"fare\":").append(r.nextInt(10000) / 100.0)
+            .append(",\"tip\":").append(r.nextInt(2000) / 100.0)
+            .append(",\"trip_seconds\":").append(r.nextInt(3600))
+            .append(",\"currency\":\"").append(new String[] {"USD", "EUR", "INR", "BRL"}[(int) (key % 4)])
+            .append("\",\"region\":\"").append(REGIONS[p / 12])
+            .append("\",\"country\":\"country_").append((p / 4) % 3)
+            .append("\",\"city\":\"city_").append(p % 4)
+            .append("\"}\n");
+        out.append(line);
+      }
+    }
+    return keys;
+  }
+
+  private static String slug(String name) {
+    return name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-");
+  }
+
+  /** What the write left: live records (read back through the core), commits and files. */
+  record TableFacts(long liveRecords, int deltaCommits, int baseFiles, long baseBytes, int logFiles, long logBytes) {
+    static TableFacts of(Path path) throws IOException {
+      org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(path.toUri());
+      Table table = Table.open(base.getFileSystem(new Configuration()), base);
+      QueryPlan plan = QueryPlanner.plan(table, QuerySpec.snapshot());
+      SplitReader reader = SplitReader.of(plan, ReadSettings.defaults());
+      Schema keyOnly = SchemaBuilder.record("k").fields().optionalString(MetaFields.RECORD_KEY).endRecord();
+      Set<String> keys = new HashSet<>();
+      long live = 0;
+      for (Split split : plan.splits()) {
+        try (CloseableIterator<org.apache.avro.generic.GenericRecord> it = reader.read(split, Optional.of(keyOnly))) {
+          while (it.hasNext()) {
+            keys.add(it.next().get(MetaFields.RECORD_KEY).toString());
+            live++;
+          }
+        }
+      }
+      if (keys.size() != live) {
+        throw new AssertionError(path + ": " + live + " records but " + keys.size() + " distinct keys");
+      }
+      int commits;
+      try (Stream<Path> timeline = Files.list(path.resolve(".hoodie"))) {
+        commits = (int) timeline.filter(f -> f.getFileName().toString().endsWith(".deltacommit")).count();
+      }
+      int bases = 0;
+      int logs = 0;
+      long baseBytes = 0;
+      long logBytes = 0;
+      try (Stream<Path> files = Files.walk(path)) {
+        for (Path f : files.filter(Files::isRegularFile).filter(f -> !path.relativize(f).startsWith(".hoodie"))
+            .filter(f -> !f.getFileName().toString().endsWith(".crc")).toList()) {
+          String name = f.getFileName().toString();
+          if (name.endsWith(".parquet")) {
+            bases++;
+            baseBytes += Files.size(f);
+          } else if (name.contains(".log.")) {
+            logs++;
+            logBytes += Files.size(f);
+          }
+        }
+      }
+      return new TableFacts(live, commits, bases, baseBytes, logs, logBytes);
+    }
+  }
+}

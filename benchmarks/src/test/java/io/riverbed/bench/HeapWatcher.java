@@ -1,0 +1,117 @@
+package io.riverbed.bench;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
+import java.lang.management.GarbageCollectorMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import javax.management.ListenerNotFoundException;
+import javax.management.Notification;
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+
+/**
+ * Heap use of this JVM while something runs, measured two ways:
+ * <ul>
+ *   <li>peak used: {@code MemoryMXBean.getHeapMemoryUsage().getUsed()} polled every 10 ms (live
+ *       data plus garbage not yet collected, so it grows with the heap the collector is allowed);</li>
+ *   <li>peak after GC: the largest heap occupancy right after a collection, from the collectors'
+ *       JMX notifications (a young collection leaves old-generation garbage in place, so this is
+ *       an upper bound of the live set, closer to what the job needs).</li>
+ * </ul>
+ * Plus the number of collections and their total time.
+ */
+public final class HeapWatcher implements AutoCloseable {
+  private final AtomicLong peakUsed = new AtomicLong();
+  private final AtomicLong peakAfterGc = new AtomicLong();
+  private final Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
+      .filter(p -> p.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
+  private final List<NotificationEmitter> emitters = new ArrayList<>();
+  private final NotificationListener listener = this::onGc;
+  private final long gcCountAtStart = gcCount();
+  private final long gcMillisAtStart = gcMillis();
+  private final Thread poller;
+  private volatile boolean running = true;
+
+  private HeapWatcher() {
+    for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
+      if (gc instanceof NotificationEmitter emitter) {
+        emitter.addNotificationListener(listener, null, null);
+        emitters.add(emitter);
+      }
+    }
+    var memory = ManagementFactory.getMemoryMXBean();
+    poller = new Thread(() -> {
+      while (running) {
+        peakUsed.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
+        try {
+          Thread.sleep(10);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }, "bench-heap-poller");
+    poller.setDaemon(true);
+  }
+
+  /** Starts watching (after a full GC, so the run starts from the JVM's live set). */
+  public static HeapWatcher start() {
+    System.gc();
+    HeapWatcher w = new HeapWatcher();
+    w.poller.start();
+    return w;
+  }
+
+  private void onGc(Notification n, Object handback) {
+    if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
+      return;
+    }
+    var info = GarbageCollectionNotificationInfo.from((CompositeData) n.getUserData());
+    long after = info.getGcInfo().getMemoryUsageAfterGc().entrySet().stream()
+        .filter(e -> heapPools.contains(e.getKey())).mapToLong(e -> e.getValue().getUsed()).sum();
+    peakAfterGc.accumulateAndGet(after, Math::max);
+  }
+
+  public long peakUsedBytes() {
+    return peakUsed.get();
+  }
+
+  public long peakAfterGcBytes() {
+    return peakAfterGc.get();
+  }
+
+  public long gcCountSinceStart() {
+    return gcCount() - gcCountAtStart;
+  }
+
+  public long gcMillisSinceStart() {
+    return gcMillis() - gcMillisAtStart;
+  }
+
+  @Override
+  public void close() {
+    running = false;
+    poller.interrupt();
+    for (NotificationEmitter e : emitters) {
+      try {
+        e.removeNotificationListener(listener);
+      } catch (ListenerNotFoundException ignored) {
+        // never added: nothing to remove
+      }
+    }
+  }
+
+  private static long gcCount() {
+    return ManagementFactory.getGarbageCollectorMXBeans().stream().mapToLong(GarbageCollectorMXBean::getCollectionCount).sum();
+  }
+
+  private static long gcMillis() {
+    return ManagementFactory.getGarbageCollectorMXBeans().stream().mapToLong(GarbageCollectorMXBean::getCollectionTime).sum();
+  }
+}
