@@ -41,6 +41,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class WriteJob {
   private static final Logger LOG = LoggerFactory.getLogger(WriteJob.class);
+  /** How long a finished job waits for its last commit to reach the timeline. */
+  private static final java.time.Duration LAST_COMMIT_TIMEOUT = java.time.Duration.ofSeconds(120);
 
   private WriteJob() {}
 
@@ -81,7 +83,9 @@ public final class WriteJob {
 
   public static JobExecutionResult run(WriteJobConfig config, StreamExecutionEnvironment env, TableSinkBuilder sink) throws Exception {
     build(config, env, sink);
-    return env.execute(jobName(config));
+    JobExecutionResult result = env.execute(jobName(config));
+    SettledCommits.await(toUri(config.table().path()), LAST_COMMIT_TIMEOUT);
+    return result;
   }
 
   /** Adds the job's pipeline to {@code env}; returns the row type it writes. */

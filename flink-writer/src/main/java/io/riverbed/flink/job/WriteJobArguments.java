@@ -64,13 +64,22 @@ public final class WriteJobArguments {
 
       Runtime:
         --checkpoint-interval D      commit interval, e.g. 10s, 500ms, 1min (default 10s)
-        --checkpoint-dir D           retained checkpoints (kept on cancel, for --restore)
+        --checkpoint-dir D           retained checkpoints (kept on cancel, for --restore);
+                                     default TABLE-PATH/.hoodie/.aux/riverbed-checkpoints
         --restore latest|PATH        resume from the newest checkpoint in --checkpoint-dir, or
                                      from the given checkpoint/savepoint
         --parallelism N              job parallelism (default: Flink's)
         --flink-conf key=value       a Flink configuration option (repeatable)
         --help
       """;
+
+  /**
+   * Checkpoints go to files by default, next to the table in its auxiliary folder (readers ignore
+   * it): the JobManager's memory holds 5 MB, less than the key index of a real table.
+   */
+  static String defaultCheckpointDir(String tablePath) {
+    return new org.apache.hadoop.fs.Path(tablePath, ".hoodie/.aux/riverbed-checkpoints").toString();
+  }
 
   private static final Set<String> VALUE_FLAGS = Set.of(
       "source", "input", "bootstrap-servers", "topic", "group-id", "starting-offsets",
@@ -173,10 +182,8 @@ public final class WriteJobArguments {
       throw new UsageException("--checkpoint-interval must be positive, got '" + f.get("checkpoint-interval") + "'");
     }
     Optional<String> restore = Optional.ofNullable(f.get("restore"));
-    if (restore.filter("latest"::equals).isPresent() && !f.containsKey("checkpoint-dir")) {
-      throw new UsageException("--restore latest needs --checkpoint-dir (where to look for checkpoints)");
-    }
-    WriteJobConfig.Checkpoints checkpoints = new WriteJobConfig.Checkpoints(interval, Optional.ofNullable(f.get("checkpoint-dir")), restore);
+    String checkpointDir = f.getOrDefault("checkpoint-dir", defaultCheckpointDir(table.path()));
+    WriteJobConfig.Checkpoints checkpoints = new WriteJobConfig.Checkpoints(interval, Optional.of(checkpointDir), restore);
 
     Optional<Integer> parallelism = f.containsKey("parallelism")
         ? Optional.of(positiveInt("parallelism", f.get("parallelism"))) : Optional.empty();

@@ -113,8 +113,6 @@ class WriteJobArgumentsTest {
         .hasMessageStartingWith("--checkpoint-interval:");
     assertThatThrownBy(() -> parse("--source", "file", "--input", "x", "--on-bad-record", "ignore"))
         .hasMessage("--on-bad-record: bad-record policy must be 'skip' or 'fail', got 'ignore'");
-    assertThatThrownBy(() -> parse("--source", "file", "--input", "x", "--restore", "latest"))
-        .hasMessage("--restore latest needs --checkpoint-dir (where to look for checkpoints)");
     assertThatThrownBy(() -> parse("--source", "file", "--input", "x", "--set", "novalue"))
         .hasMessage("--set takes key=value, got 'novalue'");
     assertThatThrownBy(() -> parse("--source", "file", "--input", "x", "--operation", "merge"))
@@ -143,5 +141,11 @@ class WriteJobArgumentsTest {
         .hasMessage("--partition-path field 'region' is not in the schema; --precombine field 'ts' is not in the schema;"
             + " the schema has fields [id, c]");
     assertThat(Optional.of(c.table().partitionPath())).contains(List.of("region", "c.city"));
+  }
+
+  @Test
+  void checkpointsDefaultToTheTablesAuxiliaryFolderSoRestoreLatestNeedsNoFlag() {
+    WriteJobConfig c = parse("--source", "file", "--input", "x", "--restore", "latest");
+    assertThat(c.checkpoints().dir()).hasValueSatisfying(d -> assertThat(d).endsWith("/.hoodie/.aux/riverbed-checkpoints"));
   }
 }
