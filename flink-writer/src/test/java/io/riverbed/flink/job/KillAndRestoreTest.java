@@ -18,8 +18,6 @@ import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -32,17 +30,17 @@ import org.junit.jupiter.api.io.TempDir;
  * restarted with {@code --restore latest}: the table ends up equal to the expected rows (no loss,
  * no duplicates) and no write instant stays pending.
  *
- * <p>The first kill lands after at least one commit. The later ones are fired the moment a new
- * checkpoint's {@code _metadata} appears while an instant is pending, so they often land between a
- * checkpoint and its commit (the restored coordinator then commits that instant); where each kill
- * landed is read from the restored job's log and printed, since the test cannot force it.
+ * <p>Kill 1 lands after the first commit; kill 2 as soon as the restored job opens an instant
+ * (mid-batch: the next restore rolls it back, unless a checkpoint covered it already); kills 3 and 4
+ * the moment a new checkpoint's {@code _metadata} appears while an instant is pending, so they often
+ * land between a checkpoint and its commit (the restored coordinator then commits that instant).
+ * The test cannot force where a kill lands: it prints where each one did, judged from the final
+ * timeline.
  */
 class KillAndRestoreTest {
   private static final String TOPIC = "rides";
   private static final int KEYS = 3_000;
   private static final Duration WAIT = Duration.ofSeconds(90);
-  private static final Pattern RECOVERED = Pattern.compile(
-      "Recovered table .* at checkpoint (-?\\d+): (\\d+) instants committed, (\\d+) rolled back");
 
   @TempDir static Path work;
   static KafkaBroker broker;
@@ -209,16 +207,24 @@ class KillAndRestoreTest {
     }
   }
 
-  /** Where a kill landed, from the restored job's recovery line. */
-  private static String landing(Path restoredLog) throws IOException {
-    Matcher m = RECOVERED.matcher(Files.readString(restoredLog, StandardCharsets.UTF_8));
-    if (!m.find()) {
-      return "unknown (no recovery line in " + restoredLog + ")";
+  /**
+   * Where a kill landed, judged once the table is complete: an instant pending at the kill that
+   * ended up completed was covered by a checkpoint whose commit the kill pre-empted (the restored
+   * coordinator committed it); one that did not was rolled back (no checkpoint covered it yet).
+   */
+  private static String landing(List<String> pendingAtKill, Path table) {
+    if (pendingAtKill.isEmpty()) {
+      return "no instant pending (after a commit, before the next batch opened one)";
     }
-    int committed = Integer.parseInt(m.group(2));
-    return (committed > 0 ? "between checkpoint " + m.group(1) + " and its commit (" + committed + " instant(s) committed on restore)"
-        : "with no checkpoint awaiting its commit (restored checkpoint " + m.group(1) + ")")
-        + ", " + m.group(3) + " pending instant(s) rolled back";
+    List<String> completed = hoodieFiles(table).stream().filter(f -> f.matches("\\d+\\.deltacommit"))
+        .map(f -> f.substring(0, f.indexOf('.'))).toList();
+    List<String> out = new ArrayList<>();
+    for (String instant : pendingAtKill.stream().map(f -> f.substring(0, f.indexOf('.'))).distinct().toList()) {
+      out.add(completed.contains(instant)
+          ? instant + " pending -> committed on restore: the kill landed between a checkpoint and its commit"
+          : instant + " pending -> rolled back on restore: the kill landed before a checkpoint covered it");
+    }
+    return String.join("; ", out);
   }
 
   @Test
@@ -227,7 +233,7 @@ class KillAndRestoreTest {
     Path table = work.resolve("rides");
     Path checkpoints = work.resolve("checkpoints");
     Changes stream = new Changes();
-    List<String> landings = new ArrayList<>();
+    List<List<String>> pendingAtKills = new ArrayList<>();
 
     // Run 1: a fresh job; killed once the first wave is committed.
     Path log1 = work.resolve("run-1.log");
@@ -236,11 +242,12 @@ class KillAndRestoreTest {
     await("a first commit and a retained checkpoint", job, log1,
         () -> completedDeltaCommits(table) >= 1 && !completedCheckpoints(checkpoints).isEmpty());
     kill(job);
-    System.out.printf("kill 1 after %d delta commit(s); pending %s%n", completedDeltaCommits(table), pendingInstants(table));
+    pendingAtKills.add(pendingInstants(table));
+    System.out.printf("kill 1 after %d delta commit(s); pending %s%n", completedDeltaCommits(table), pendingAtKills.get(0));
     send(stream.next(1_500)); // produced while no job runs
 
-    // Runs 2 and 3: restored; killed the moment a new checkpoint completes while an instant is pending.
-    for (int run = 2; run <= 3; run++) {
+    // Runs 2 to 4: restored, a wave produced while they run, killed mid-batch (2) or right after a checkpoint (3, 4).
+    for (int run = 2; run <= 4; run++) {
       Path log = work.resolve("run-" + run + ".log");
       job = start(args(table, checkpoints, "--restore", "latest"), log);
       Set<String> before = completedCheckpoints(checkpoints);
@@ -252,30 +259,41 @@ class KillAndRestoreTest {
         }
       }, "producer-" + run);
       producer.start();
-      await("a new checkpoint while an instant is pending", job, log, () -> {
-        Set<String> now = completedCheckpoints(checkpoints);
-        now.removeAll(before);
-        return !now.isEmpty() && !pendingInstants(table).isEmpty() && completedDeltaCommits(table) > 0;
-      });
+      long commitsBefore = completedDeltaCommits(table);
+      if (run == 2) {
+        // Mid-batch: as soon as the restored job opens an instant, before anything commits.
+        await("an instant opened by the restored job", job, log, () -> pendingInstants(table).stream()
+            .anyMatch(f -> f.endsWith(".inflight")) && completedDeltaCommits(table) == commitsBefore);
+      } else {
+        Set<String> seen = new HashSet<>(before);
+        await("a new checkpoint while an instant is pending", job, log, () -> {
+          Set<String> fresh = completedCheckpoints(checkpoints);
+          fresh.removeAll(seen);
+          seen.addAll(fresh);
+          return !fresh.isEmpty() && completedDeltaCommits(table) > commitsBefore
+              && pendingInstants(table).stream().anyMatch(f -> f.endsWith(".deltacommit.inflight"));
+        });
+      }
       kill(job);
-      System.out.printf("kill %d: pending at the kill %s%n", run, pendingInstants(table));
+      pendingAtKills.add(pendingInstants(table));
+      System.out.printf("kill %d: pending at the kill %s%n", run, pendingAtKills.get(run - 1));
       producer.join();
-      landings.add("kill " + (run - 1) + ": " + landing(log));
     }
 
-    // Run 4: restored, the last wave, then stopped once everything is committed.
-    Path log4 = work.resolve("run-4.log");
-    job = start(args(table, checkpoints, "--restore", "latest"), log4);
+    // Run 5: restored, the last wave, then stopped once everything is committed.
+    Path log5 = work.resolve("run-5.log");
+    job = start(args(table, checkpoints, "--restore", "latest"), log5);
     send(stream.next(1_500));
     Map<String, String> expected = Map.copyOf(stream.expected);
     Process last = job;
-    await("the table to equal the expected rows", last, log4, () -> snapshotOrEmpty(table).equals(expected));
-    await("no pending instant", last, log4, () -> pendingInstants(table).isEmpty());
-    landings.add("kill 3: " + landing(log4));
+    await("the table to equal the expected rows", last, log5, () -> snapshotOrEmpty(table).equals(expected));
+    await("no pending instant", last, log5, () -> pendingInstants(table).isEmpty());
     kill(job);
-    landings.forEach(l -> System.out.println("KillAndRestoreTest " + l));
+    for (int k = 0; k < pendingAtKills.size(); k++) {
+      System.out.println("KillAndRestoreTest kill " + (k + 1) + ": " + landing(pendingAtKills.get(k), table));
+    }
 
-    assertThat(WriteJobEndToEndTest.snapshot(table)).as("the table after 3 kills").containsExactlyInAnyOrderEntriesOf(expected);
+    assertThat(WriteJobEndToEndTest.snapshot(table)).as("the table after 4 kills").containsExactlyInAnyOrderEntriesOf(expected);
     assertThat(pendingInstants(table)).as("pending instants after the last run").isEmpty();
     System.out.println("KillAndRestoreTest timeline: " + hoodieFiles(table).stream().filter(f -> f.matches("\\d+\\.\\w+")).sorted().toList());
     System.out.printf("KillAndRestoreTest: %d keys, %d delta commits, %.1f s%n", expected.size(), completedDeltaCommits(table),
