@@ -87,13 +87,17 @@ class JobJarTest {
     assertThat(flinkClasses).isNotEmpty().allMatch(connector::contains);
   }
 
-  /** Flink's jars (what flink-writer declares 'provided') plus the logging jars a Flink distribution's lib/ holds. */
+  /**
+   * Flink's jars (what flink-writer declares 'provided'), plus jars a Flink distribution's lib/
+   * holds that flink-writer's own dependencies resolved into compile scope: the logging API and
+   * binding, and commons-compress (which flink-core needs).
+   */
   static String flinkOnlyClasspath() {
     List<String> cp = new ArrayList<>(List.of(WriteJobProcess.classpathFile("provided").split(File.pathSeparator)));
     for (String jar : WriteJobProcess.classpathFile("test").split(File.pathSeparator)) {
       String name = Path.of(jar).getFileName().toString();
       if (name.startsWith("slf4j-api-") || name.startsWith("log4j-api-") || name.startsWith("log4j-core-")
-          || name.startsWith("log4j-slf4j2-impl-")) {
+          || name.startsWith("log4j-slf4j2-impl-") || name.startsWith("commons-compress-")) {
         cp.add(jar);
       }
     }
