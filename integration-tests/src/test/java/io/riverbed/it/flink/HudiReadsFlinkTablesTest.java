@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  * returns what Riverbed's core reader returns, and no instant is left incomplete.
  */
 class HudiReadsFlinkTablesTest {
-  private static final int CHANGES = 24_000;
+  private static final int CHANGES = 20_000;
   private static final Duration JOB_TIMEOUT = Duration.ofMinutes(3);
 
   @TempDir static Path work;
@@ -50,7 +50,7 @@ class HudiReadsFlinkTablesTest {
       List<String> args = new ArrayList<>(List.of("--source", "file", "--input", input.toString(), "--schema", schema.toString(),
           "--table-path", table.toString(), "--table-name", "trips", "--table-type", type,
           "--record-key", "uuid", "--precombine", "ts", "--partition-path", String.join(",", FlinkTrips.PARTITION_FIELDS),
-          "--checkpoint-interval", "200ms", "--parallelism", "2"));
+          "--checkpoint-interval", "300ms", "--parallelism", "2"));
       args.addAll(List.of(extra));
       WriteJobProcess.run(work.resolve("jobs"), JOB_TIMEOUT, args);
     }
