@@ -16,7 +16,7 @@ import java.util.Map;
 import java.util.Random;
 
 /** Tables Riverbed's core writes (no engine), each written once per JVM, with their expected model. */
-final class RiverbedScenarios {
+public final class RiverbedScenarios {
   private RiverbedScenarios() {}
 
   private static final class Root {
@@ -45,12 +45,12 @@ final class RiverbedScenarios {
    * (log-only file groups or small groups), a hard delete, another upsert, a compaction, and an
    * upsert that leaves logs on top of the compacted slices.
    */
-  static ScenarioTable mor() {
+  public static ScenarioTable mor() {
     return Mor.TABLE;
   }
 
   /** COW, composite key {@code uuid,driver}, hive-style partitions: insert, upsert, delete, upsert. */
-  static ScenarioTable cow() {
+  public static ScenarioTable cow() {
     return Cow.TABLE;
   }
 

@@ -9,10 +9,10 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 
 /** The trips schema as the Avro record Riverbed's core writes, named as Hudi names table records. */
-final class TripAvro {
+public final class TripAvro {
   private TripAvro() {}
 
-  static Schema schema(String tableName) {
+  public static Schema schema(String tableName) {
     Schema rider = SchemaBuilder.record("rider").namespace("hoodie." + tableName + "." + tableName + "_record").fields()
         .requiredString("id").optionalString("name").endRecord();
     return SchemaBuilder.record(tableName + "_record").namespace("hoodie." + tableName).fields()
@@ -32,7 +32,7 @@ final class TripAvro {
         .endRecord();
   }
 
-  static GenericRecord toRecord(Schema schema, Trip t) {
+  public static GenericRecord toRecord(Schema schema, Trip t) {
     GenericRecord rider = new GenericData.Record(schema.getField("rider").schema());
     rider.put("id", t.riderId());
     rider.put("name", t.riderName());

@@ -1,5 +1,7 @@
 package io.riverbed.format.base;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -46,6 +48,9 @@ public record BaseFileOptions(
 
   public static final long DEFAULT_ROW_GROUP_SIZE = 120L * 1024 * 1024;
   public static final int DEFAULT_PAGE_SIZE = 1024 * 1024;
+
+  /** Each option's key → {default, description}, for documentation. */
+  public static final Map<String, String[]> DESCRIPTIONS = descriptions();
 
   public BaseFileOptions {
     if (rowGroupSize <= 0 || pageSize <= 0) {
@@ -118,5 +123,26 @@ public record BaseFileOptions(
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("unknown parquet compression codec '" + name + "' for " + COMPRESSION_CODEC, e);
     }
+  }
+
+  private static Map<String, String[]> descriptions() {
+    var d = new LinkedHashMap<String, String[]>();
+    d.put(COMPRESSION_CODEC, new String[] {"gzip", "Parquet compression of base files: gzip, snappy, zstd or "
+        + "uncompressed (empty = uncompressed)."});
+    d.put(ROW_GROUP_SIZE, new String[] {Long.toString(DEFAULT_ROW_GROUP_SIZE), "Parquet row group size in bytes."});
+    d.put(PAGE_SIZE, new String[] {Integer.toString(DEFAULT_PAGE_SIZE),
+        "Parquet page size in bytes, also the dictionary page size."});
+    d.put(DICTIONARY_ENABLED, new String[] {"true", "Parquet dictionary encoding."});
+    d.put(POPULATE_META_FIELDS, new String[] {"true", "Write the five _hoodie_* meta columns; without them no bloom "
+        + "filter or key range is written to the footer."});
+    d.put(BLOOM_FILTER_TYPE, new String[] {"DYNAMIC_V0", "Bloom filter of record keys in the footer: DYNAMIC_V0 or SIMPLE."});
+    d.put(BLOOM_NUM_ENTRIES, new String[] {Integer.toString(BloomFilter.DEFAULT_NUM_ENTRIES),
+        "Expected keys per base file, sizing the bloom filter."});
+    d.put(BLOOM_FPP, new String[] {Double.toString(BloomFilter.DEFAULT_FPP), "Bloom filter false positive rate."});
+    d.put(BLOOM_DYNAMIC_MAX_ENTRIES, new String[] {Integer.toString(BloomFilter.DEFAULT_DYNAMIC_MAX_ENTRIES),
+        "DYNAMIC_V0: most keys the bloom filter grows to."});
+    d.put(WRITE_OLD_LIST_STRUCTURE, new String[] {"true", "parquet-avro's two-level lists (repeated group array), as "
+        + "Hudi 0.15 writes them."});
+    return Collections.unmodifiableMap(d);
   }
 }

@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.hadoop.fs.ChecksumFileSystem;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
@@ -24,7 +25,8 @@ public final class OnceWrittenFile {
    * Writes {@code content} to {@code target} unless it exists.
    *
    * @param tempDir folder for the temporary file, on the same file system as {@code target}
-   * @return false if {@code target} existed already (its content is left as it was)
+   * @return false if {@code target} existed already, or was created concurrently by another
+   *     writer (its content is left as it was)
    */
   public static boolean create(FileSystem fileSystem, Path target, byte[] content, Path tempDir) throws IOException {
     FileSystem fs = fileSystem instanceof ChecksumFileSystem c ? c.getRawFileSystem() : fileSystem;
@@ -32,8 +34,12 @@ public final class OnceWrittenFile {
       return false;
     }
     if (OBJECT_STORE_SCHEMES.contains(fs.getUri().getScheme())) {
+      // A no-overwrite create on an object store checks for the object first (s3a: a HEAD) and
+      // throws if a concurrent writer created it since our exists(): that writer won the race.
       try (OutputStream out = fs.create(target, false)) {
         out.write(content);
+      } catch (FileAlreadyExistsException e) {
+        return false;
       }
       return true;
     }

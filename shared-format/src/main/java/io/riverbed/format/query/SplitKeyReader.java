@@ -4,20 +4,16 @@ import io.riverbed.format.TableException;
 import io.riverbed.format.base.BaseFileReader;
 import io.riverbed.format.base.CloseableIterator;
 import io.riverbed.format.file.FileSlice;
-import io.riverbed.format.file.LogFile;
 import io.riverbed.format.log.LogEntry;
 import io.riverbed.format.log.MergedLogRecords;
-import io.riverbed.format.log.SliceLogScanner;
 import io.riverbed.format.record.MetaFields;
 import io.riverbed.format.record.PayloadMergeRule;
 import io.riverbed.format.table.Table;
-import io.riverbed.format.timeline.InstantCommittedPredicate;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
-import java.util.function.Predicate;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 
@@ -38,20 +34,16 @@ import org.apache.avro.generic.GenericRecord;
  * Deleted keys are never reported. Incremental ranges are not applied (bootstrap reads snapshots).
  */
 public final class SplitKeyReader {
+  private final SliceMerge merge;
   private final Table table;
   private final Schema keySchema;
   private final Schema baseKeySchema;
-  private final Predicate<String> committed;
-  private final PayloadMergeRule mergeRule;
-  private final String orderingField;
-  private final ReadSettings settings;
 
-  private SplitKeyReader(Table table, Schema tableSchema, Predicate<String> committed, ReadSettings settings) {
-    this.table = table;
-    this.committed = committed;
-    this.settings = settings;
-    this.mergeRule = PayloadMergeRule.forPayloadClass(table.config().payloadClass());
-    this.orderingField = table.config().precombineField().filter(f -> tableSchema.getField(f) != null).orElse(null);
+  private SplitKeyReader(SliceMerge merge) {
+    this.merge = merge;
+    this.table = merge.table();
+    Schema tableSchema = merge.tableSchema();
+    String orderingField = merge.orderingField();
     List<String> mergeFields = new ArrayList<>();
     mergeFields.add(MetaFields.RECORD_KEY);
     if (orderingField != null) {
@@ -66,9 +58,7 @@ public final class SplitKeyReader {
 
   /** A key reader for the splits of {@code plan}; the plan must have a schema (a table with data). */
   public static SplitKeyReader of(QueryPlan plan, ReadSettings settings) {
-    Schema schema = plan.schema()
-        .orElseThrow(() -> new TableException("table " + plan.table().basePath() + " has no schema yet"));
-    return new SplitKeyReader(plan.table(), schema, InstantCommittedPredicate.of(plan.activeTimeline()), settings);
+    return new SplitKeyReader(SliceMerge.of(plan, settings));
   }
 
   /**
@@ -104,8 +94,7 @@ public final class SplitKeyReader {
             var entry = logs.get(key);
             if (entry.isPresent()) {
               mergedKeys.add(key);
-              GenericRecord logRecord = entry.get() instanceof LogEntry.Upsert u ? u.record() : null;
-              if (mergeRule.combineWithBase(key, record, logRecord, orderingField).isEmpty()) {
+              if (merge.combine(key, record, entry.get()).isEmpty()) {
                 continue;
               }
             }
@@ -125,19 +114,7 @@ public final class SplitKeyReader {
   }
 
   private MergedLogRecords scanLogs(Split split) {
-    SliceLogScanner.Builder builder = SliceLogScanner.builder(table.fs())
-        .readerSchema(keySchema)
-        .latestInstantTime(split.latestInstant())
-        .committed(committed)
-        .orderingField(orderingField)
-        .recordKeyField(MetaFields.RECORD_KEY)
-        .mergeRule(mergeRule)
-        .memoryBudgetBytes(settings.maxMemoryForMergeBytes())
-        .spillDirectory(settings.spillDirectory());
-    for (LogFile log : split.slice().logFiles()) {
-      builder.logFile(log.path(), log.length());
-    }
-    return builder.build().scan();
+    return merge.scanLogs(split, keySchema);
   }
 
   private String keyOf(GenericRecord record, String file) {

@@ -6,14 +6,10 @@ import io.riverbed.format.base.CloseableIterator;
 import io.riverbed.format.base.LookAheadIterator;
 import io.riverbed.format.file.BaseFile;
 import io.riverbed.format.file.FileSlice;
-import io.riverbed.format.file.LogFile;
 import io.riverbed.format.log.LogEntry;
 import io.riverbed.format.log.MergedLogRecords;
-import io.riverbed.format.log.SliceLogScanner;
 import io.riverbed.format.record.MetaFields;
-import io.riverbed.format.record.PayloadMergeRule;
 import io.riverbed.format.table.Table;
-import io.riverbed.format.timeline.InstantCommittedPredicate;
 import io.riverbed.format.timeline.InstantRange;
 import java.util.HashSet;
 import java.util.Iterator;
@@ -37,26 +33,19 @@ import org.apache.parquet.schema.MessageType;
  * Incremental splits keep only records whose commit time lies in the range.
  */
 public final class SplitReader {
+  private final SliceMerge merge;
   private final Table table;
   private final Schema tableSchema;
-  private final Predicate<String> committed;
-  private final PayloadMergeRule mergeRule;
-  private final String orderingField;
-  private final ReadSettings settings;
 
-  private SplitReader(Table table, Schema tableSchema, Predicate<String> committed, ReadSettings settings) {
-    this.table = table;
-    this.tableSchema = tableSchema;
-    this.committed = committed;
-    this.mergeRule = PayloadMergeRule.forPayloadClass(table.config().payloadClass());
-    this.orderingField = table.config().precombineField().filter(f -> tableSchema.getField(f) != null).orElse(null);
-    this.settings = settings;
+  private SplitReader(SliceMerge merge) {
+    this.merge = merge;
+    this.table = merge.table();
+    this.tableSchema = merge.tableSchema();
   }
 
   /** A reader for the splits of {@code plan}; the plan must have a schema (a table with data). */
   public static SplitReader of(QueryPlan plan, ReadSettings settings) {
-    Schema schema = plan.schema().orElseThrow(() -> new TableException("table " + plan.table().basePath() + " has no schema yet"));
-    return new SplitReader(plan.table(), schema, InstantCommittedPredicate.of(plan.activeTimeline()), settings);
+    return new SplitReader(SliceMerge.of(plan, settings));
   }
 
   public Schema tableSchema() {
@@ -93,20 +82,7 @@ public final class SplitReader {
   }
 
   private MergedLogRecords scanLogs(Split split) {
-    SliceLogScanner.Builder builder = SliceLogScanner.builder(table.fs())
-        .readerSchema(tableSchema)
-        .latestInstantTime(split.latestInstant())
-        .committed(committed)
-        .orderingField(orderingField)
-        .recordKeyField(MetaFields.RECORD_KEY)
-        .mergeRule(mergeRule)
-        .memoryBudgetBytes(settings.maxMemoryForMergeBytes())
-        .spillDirectory(settings.spillDirectory());
-    for (LogFile log : split.slice().logFiles()) {
-      builder.logFile(log.path(), log.length());
-    }
-    split.range().ifPresent(builder::instantRange);
-    return builder.build().scan();
+    return merge.scanLogs(split, tableSchema);
   }
 
   private static Predicate<GenericRecord> commitTimeIn(InstantRange range) {
@@ -195,8 +171,7 @@ public final class SplitReader {
         return baseRecord;
       }
       mergedKeys.add(key);
-      GenericRecord logRecord = entry.get() instanceof LogEntry.Upsert u ? u.record() : null;
-      return mergeRule.combineWithBase(key, baseRecord, logRecord, orderingField).orElse(null);
+      return merge.combine(key, baseRecord, entry.get()).orElse(null);
     }
 
     @Override

@@ -2,6 +2,8 @@ package io.riverbed.format.record;
 
 import io.riverbed.format.InvalidTableException;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -39,6 +41,9 @@ public record KeyGeneratorOptions(
   public static final String TABLE_RECORD_KEY_FIELDS = "hoodie.table.recordkey.fields";
   public static final String TABLE_PARTITION_FIELDS = "hoodie.table.partition.fields";
   public static final String TABLE_KEY_GENERATOR_CLASS = "hoodie.table.keygenerator.class";
+
+  /** Each write option's key → {default, description}, for documentation. */
+  public static final Map<String, String[]> DESCRIPTIONS = descriptions();
 
   public KeyGeneratorOptions {
     recordKeyFields = List.copyOf(recordKeyFields);
@@ -137,5 +142,23 @@ public record KeyGeneratorOptions(
   private static boolean bool(Map<String, String> conf, String key) {
     String value = conf.get(key);
     return value != null && Boolean.parseBoolean(value.trim());
+  }
+
+  private static Map<String, String[]> descriptions() {
+    var d = new LinkedHashMap<String, String[]>();
+    d.put(RECORD_KEY_FIELD, new String[] {"<" + TABLE_RECORD_KEY_FIELDS + ">",
+        "Record key field(s), comma separated; nested fields as a.b.c. Generated keys are not supported."});
+    d.put(PARTITION_PATH_FIELD, new String[] {"<" + TABLE_PARTITION_FIELDS + ">",
+        "Partition field(s), comma separated; empty = non-partitioned. field:type (CustomKeyGenerator) is not supported."});
+    d.put(HIVE_STYLE_PARTITIONING, new String[] {"false", "Partition folders named field=value."});
+    d.put(URL_ENCODE_PARTITION_PATH, new String[] {"false", "Partition values escaped with Hive path escaping."});
+    d.put(CONSISTENT_LOGICAL_TIMESTAMP, new String[] {"false",
+        "timestamp-millis/micros key and partition values as java.sql.Timestamp strings instead of raw longs."});
+    d.put(KEY_GENERATOR_CLASS, new String[] {"<" + TABLE_KEY_GENERATOR_CLASS + ", else inferred>",
+        "Hudi key generator class: Simple, Complex or NonpartitionedKeyGenerator; inferred from the number of key "
+            + "and partition fields when unset. Custom and TimestampBased are not supported."});
+    d.put(KEY_GENERATOR_TYPE, new String[] {"", "Key generator by type name (SIMPLE, COMPLEX, NON_PARTITION), instead "
+        + "of " + KEY_GENERATOR_CLASS + "."});
+    return Collections.unmodifiableMap(d);
   }
 }

@@ -3,6 +3,8 @@ package io.riverbed.format.write;
 import io.riverbed.format.base.BaseFileOptions;
 import io.riverbed.format.log.SliceLogScanner;
 import java.nio.file.Path;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 
@@ -32,6 +34,9 @@ public record CompactionOptions(
   public static final String LOG_FILE_SIZE_THRESHOLD = "hoodie.compaction.logfile.size.threshold";
   public static final String MAX_MEMORY = "hoodie.memory.compaction.max.size";
   public static final String SPILL_PATH = "hoodie.memory.spillable.map.path";
+
+  /** Each option's key → {default, description}, for documentation. */
+  public static final Map<String, String[]> DESCRIPTIONS = descriptions();
 
   public CompactionOptions {
     if (minLogFiles < 0 || minLogBytes < 0 || memoryBudgetBytes < 0) {
@@ -66,5 +71,17 @@ public record CompactionOptions(
 
   public CompactionOptions withBaseFileOptions(BaseFileOptions options) {
     return new CompactionOptions(minLogFiles, minLogBytes, memoryBudgetBytes, spillDirectory, options);
+  }
+
+  private static Map<String, String[]> descriptions() {
+    var d = new LinkedHashMap<String, String[]>();
+    d.put(LOG_FILE_NUM_THRESHOLD, new String[] {"0", "A file group is compacted only if its latest slice has at least "
+        + "this many log files (one per delta commit that touched it); 0 = any slice with logs."});
+    d.put(LOG_FILE_SIZE_THRESHOLD, new String[] {"0", "A file group is compacted only if its latest slice has at least "
+        + "this many bytes of log files; 0 = any slice with logs."});
+    d.put(MAX_MEMORY, new String[] {Long.toString(SliceLogScanner.DEFAULT_MEMORY_BUDGET),
+        "Bytes of merged log records one compacted file group may hold in memory before spilling to disk."});
+    d.put(SPILL_PATH, new String[] {"java.io.tmpdir", "Local folder the compaction's log merge spills to."});
+    return Collections.unmodifiableMap(d);
   }
 }

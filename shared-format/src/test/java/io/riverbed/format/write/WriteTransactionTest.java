@@ -39,6 +39,21 @@ class WriteTransactionTest {
   }
 
   @Test
+  void startingAWriteTurnsOffAMetadataTableHudiLeftEnabled() throws Exception {
+    Table table = WriteTestSupport.createTable(dir, TableType.MERGE_ON_READ)
+        .updateConfig(java.util.Map.of("hoodie.table.metadata.partitions", "files"));
+    org.apache.hadoop.fs.Path mdt = table.metadataTablePath();
+    table.fs().mkdirs(new org.apache.hadoop.fs.Path(mdt, "files"));
+
+    WriteTransaction.start(table, WriteOperationType.UPSERT);
+
+    assertThat(table.fs().exists(mdt)).isFalse();
+    Table reopened = Table.open(table.fs(), table.basePath());
+    assertThat(reopened.config().metadataPartitions()).isEmpty();
+    assertThat(reopened.config().isMetadataTableAvailable()).isFalse();
+  }
+
+  @Test
   void startWritesEmptyRequestedAndInflightAndCommitWritesTheSchemaAndExtraMetadata() throws Exception {
     Table table = WriteTestSupport.createTable(dir, TableType.MERGE_ON_READ);
     TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());

@@ -1,0 +1,109 @@
+package io.riverbed.flink.storage;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.flink.api.common.state.CheckpointListener;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.FunctionInitializationContext;
+import org.apache.flink.runtime.state.FunctionSnapshotContext;
+import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
+import org.apache.flink.streaming.api.functions.source.SourceFunction;
+import org.apache.flink.table.data.RowData;
+
+/**
+ * A bounded source (parallelism 1) that emits one chunk per completed checkpoint and keeps its
+ * position in operator state. On its first attempt it fails once a checkpoint covering chunk
+ * {@code failAfter} has completed, so the job restarts from a checkpoint read back from the store;
+ * the position it restored is recorded for the test.
+ */
+final class PacedSource implements SourceFunction<RowData>, CheckpointedFunction, CheckpointListener {
+  private static final long serialVersionUID = 1L;
+  private static final Map<String, List<List<RowData>>> DATASETS = new ConcurrentHashMap<>();
+  private static final Map<String, Integer> RESTORED = new ConcurrentHashMap<>();
+  private static final Map<String, Boolean> FAILED = new ConcurrentHashMap<>();
+
+  private final String dataset;
+  private final int failAfter;
+  private transient ListState<Integer> positionState;
+  private transient volatile int next;
+  private transient volatile long awaitedCheckpoint;
+  private transient volatile boolean covered;
+  private transient volatile boolean emittedSinceSnapshot;
+  private transient volatile boolean running;
+
+  PacedSource(String dataset, int failAfter) {
+    this.dataset = dataset;
+    this.failAfter = failAfter;
+  }
+
+  static void register(String name, List<List<RowData>> chunks) {
+    DATASETS.put(name, chunks);
+    RESTORED.remove(name);
+    FAILED.remove(name);
+  }
+
+  /** The position restored from a checkpoint after the injected failure, if the job restarted. */
+  static Integer restoredPosition(String name) {
+    return RESTORED.get(name);
+  }
+
+  @Override
+  public void initializeState(FunctionInitializationContext context) throws Exception {
+    positionState = context.getOperatorStateStore().getListState(new ListStateDescriptor<>("position", Types.INT));
+    next = 0;
+    for (Integer p : positionState.get()) {
+      next = p;
+    }
+    if (context.isRestored()) {
+      RESTORED.put(dataset, next);
+    }
+    awaitedCheckpoint = Long.MAX_VALUE;
+  }
+
+  @Override
+  public void run(SourceContext<RowData> ctx) throws Exception {
+    running = true;
+    List<List<RowData>> chunks = DATASETS.get(dataset);
+    while (running && next < chunks.size()) {
+      synchronized (ctx.getCheckpointLock()) {
+        for (RowData row : chunks.get(next)) {
+          ctx.collect(row);
+        }
+        next++;
+        emittedSinceSnapshot = true;
+        awaitedCheckpoint = Long.MAX_VALUE;
+        covered = false;
+      }
+      while (running && !covered) {
+        Thread.sleep(2);
+      }
+      if (next == failAfter + 1 && FAILED.putIfAbsent(dataset, true) == null) {
+        throw new IllegalStateException("injected failure after chunk " + failAfter + " was committed");
+      }
+    }
+  }
+
+  @Override
+  public void snapshotState(FunctionSnapshotContext context) throws Exception {
+    positionState.update(List.of(next));
+    if (emittedSinceSnapshot) {
+      awaitedCheckpoint = context.getCheckpointId();
+      emittedSinceSnapshot = false;
+    }
+  }
+
+  @Override
+  public void notifyCheckpointComplete(long checkpointId) {
+    if (checkpointId >= awaitedCheckpoint) {
+      covered = true;
+    }
+  }
+
+  @Override
+  public void cancel() {
+    running = false;
+  }
+}

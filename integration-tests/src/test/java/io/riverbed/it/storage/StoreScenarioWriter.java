@@ -1,0 +1,187 @@
+package io.riverbed.it.storage;
+
+import io.riverbed.format.file.FileGroupId;
+import io.riverbed.format.file.FileSystemView;
+import io.riverbed.format.file.FileSystemViewLoader;
+import io.riverbed.format.record.PayloadMergeRule;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableConfig;
+import io.riverbed.format.table.TableType;
+import io.riverbed.format.table.TimelineTimezone;
+import io.riverbed.format.timeline.RollbackMetadata;
+import io.riverbed.format.timeline.TimelineStore;
+import io.riverbed.format.timeline.WriteOperationType;
+import io.riverbed.format.write.AppendHandle;
+import io.riverbed.format.write.BatchPrecombiner;
+import io.riverbed.format.write.CompactionRunner;
+import io.riverbed.format.write.CompactionScheduler;
+import io.riverbed.format.write.CreateHandle;
+import io.riverbed.format.write.InsertAssigner;
+import io.riverbed.format.write.RecordKeyer;
+import io.riverbed.format.write.Rollback;
+import io.riverbed.format.write.WriteOptions;
+import io.riverbed.format.write.WriteRecord;
+import io.riverbed.format.write.WriteTaskContext;
+import io.riverbed.format.write.WriteTransaction;
+import io.riverbed.it.oracle.TimelineInstant;
+import io.riverbed.it.riverbed.TripAvro;
+import io.riverbed.it.scenario.ExpectedTable;
+import io.riverbed.it.scenario.ScenarioTable;
+import io.riverbed.it.scenario.TableSpec;
+import io.riverbed.it.scenario.Trip;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Writes a merge-on-read scenario table on any Hadoop file system with Riverbed's engine-neutral
+ * write primitives (the test plays the index a Flink job keeps in state), keeping the expected
+ * model after each completed instant. Besides bulk insert, upserts, deletes and a compaction it can
+ * leave a write instant failed (files written, never committed) and roll it back.
+ */
+final class StoreScenarioWriter {
+  private final String location;
+  private final TableSpec spec;
+  private final Table table;
+  private final Schema schema;
+  private final RecordKeyer keyer;
+  private final WriteOptions options;
+  private final ExpectedTable model;
+  private final Map<String, FileGroupId> index = new HashMap<>();
+  private final List<ScenarioTable.Commit> commits = new ArrayList<>();
+
+  StoreScenarioWriter(FileSystem fs, Path path, TableSpec spec) {
+    if (spec.type() != TableSpec.TableType.MERGE_ON_READ) {
+      throw new IllegalArgumentException("merge-on-read only: " + spec);
+    }
+    this.location = path.toString();
+    this.spec = spec;
+    this.schema = TripAvro.schema(spec.name());
+    TableConfig config = TableConfig.builder(spec.name())
+        .database("default")
+        .type(TableType.MERGE_ON_READ)
+        .recordKeyFields(spec.recordKeyFields())
+        .partitionFields(Trip.PARTITION_FIELDS)
+        .precombineField("ts")
+        .keyGeneratorClass("org.apache.hudi.keygen.ComplexKeyGenerator")
+        .hiveStylePartitioning(spec.hiveStylePartitioning())
+        .payloadClass(PayloadMergeRule.DEFAULT.payloadClass())
+        .createSchema(schema.toString())
+        .timelineTimezone(TimelineTimezone.UTC)
+        .build();
+    this.table = Table.create(fs, path, config);
+    this.keyer = RecordKeyer.forTable(config);
+    // Small files so a few hundred records make several file groups and small-file routing.
+    this.options = WriteOptions.fromMap(Map.of("hoodie.parquet.max.file.size", String.valueOf(64 * 1024)));
+    this.model = new ExpectedTable(spec);
+  }
+
+  /** A first load into new base files. */
+  ScenarioTable.Commit bulkInsert(List<Trip> trips) {
+    WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.BULK_INSERT);
+    WriteTaskContext ctx = WriteTaskContext.single(table, txn.instantTime(), schema);
+    List<WriteRecord> records = BatchPrecombiner.precombine(trips.stream().map(this::toWriteRecord).toList());
+    for (InsertAssigner.Assignment a : InsertAssigner.of(view(), TableType.COPY_ON_WRITE, options).assign(records)) {
+      CreateHandle.of(ctx, a.fileGroupId()).write(a.records()).ifPresent(txn::addWriteStat);
+      a.records().forEach(r -> index.put(r.recordKey(), a.fileGroupId()));
+    }
+    return finish(txn, "bulk_insert", () -> model.upsert(trips, txn.instantTime()));
+  }
+
+  ScenarioTable.Commit upsert(List<Trip> trips) {
+    WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.UPSERT);
+    write(txn, BatchPrecombiner.precombine(trips.stream().map(this::toWriteRecord).toList()), index);
+    return finish(txn, "upsert", () -> model.upsert(trips, txn.instantTime()));
+  }
+
+  ScenarioTable.Commit delete(List<Trip> trips) {
+    WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.DELETE);
+    List<WriteRecord> deletes = trips.stream()
+        .map(t -> WriteRecord.delete(spec.recordKey(t), t.partitionPath(spec.hiveStylePartitioning()), 0))
+        .filter(d -> index.containsKey(d.recordKey()))
+        .toList();
+    write(txn, deletes, index);
+    deletes.forEach(d -> index.remove(d.recordKey()));
+    return finish(txn, "delete", () -> model.delete(trips));
+  }
+
+  /**
+   * An upsert whose writer dies before committing: log blocks and new file groups are written, the
+   * instant stays inflight; then every failed write is rolled back. The model does not change.
+   *
+   * @return the rollbacks done
+   */
+  List<RollbackMetadata> failedUpsertRolledBack(List<Trip> trips) {
+    WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.UPSERT);
+    write(txn, BatchPrecombiner.precombine(trips.stream().map(this::toWriteRecord).toList()), new HashMap<>(index));
+    return Rollback.rollbackFailedWrites(table.reload());
+  }
+
+  /** Schedules and runs a compaction of every file group with logs. */
+  ScenarioTable.Commit compact() {
+    CompactionScheduler.Result scheduled = CompactionScheduler.of(table).schedule();
+    String instant = scheduled.instantTime().orElseThrow(() -> new IllegalStateException("nothing compacted: " + scheduled.reason()));
+    CompactionRunner.of(table, instant).run();
+    ScenarioTable.Commit commit = new ScenarioTable.Commit(new TimelineInstant(instant, "commit"), "compaction", model.state());
+    commits.add(commit);
+    return commit;
+  }
+
+  ExpectedTable model() {
+    return model;
+  }
+
+  Table table() {
+    return table;
+  }
+
+  /** The written table and its model; {@code ScenarioTable.path()} is only a label here (the table is not on the local disk). */
+  ScenarioTable finish() {
+    return new ScenarioTable(java.nio.file.Path.of(location), spec, commits, model.writtenVersions());
+  }
+
+  private WriteRecord toWriteRecord(Trip trip) {
+    return keyer.toWriteRecord(TripAvro.toRecord(schema, trip));
+  }
+
+  /** Appends a precombined batch: known keys to their file group's log, new keys where the insert assigner puts them. */
+  private void write(WriteTransaction txn, List<WriteRecord> batch, Map<String, FileGroupId> keyIndex) {
+    WriteTaskContext ctx = WriteTaskContext.single(table, txn.instantTime(), schema);
+    FileSystemView view = view();
+    Map<FileGroupId, List<WriteRecord>> byGroup = new LinkedHashMap<>();
+    List<WriteRecord> inserts = new ArrayList<>();
+    for (WriteRecord r : batch) {
+      FileGroupId id = keyIndex.get(r.recordKey());
+      if (id != null) {
+        byGroup.computeIfAbsent(id, g -> new ArrayList<>()).add(r);
+      } else if (!r.isDelete()) {
+        inserts.add(r);
+      }
+    }
+    for (InsertAssigner.Assignment a : InsertAssigner.of(view, table.type(), options).assign(inserts)) {
+      byGroup.computeIfAbsent(a.fileGroupId(), g -> new ArrayList<>()).addAll(a.records());
+    }
+    byGroup.forEach((id, records) -> {
+      AppendHandle.of(ctx, id, view.latestSliceForWrite(id)).append(records).ifPresent(txn::addWriteStat);
+      records.stream().filter(r -> !r.isDelete()).forEach(r -> keyIndex.put(r.recordKey(), id));
+    });
+  }
+
+  private ScenarioTable.Commit finish(WriteTransaction txn, String operation, Runnable applyToModel) {
+    txn.commit(schema, Map.of());
+    applyToModel.run();
+    String action = TimelineStore.at(table.fs(), table.metaPath()).load().find(txn.instantTime()).orElseThrow().action().word();
+    ScenarioTable.Commit commit = new ScenarioTable.Commit(new TimelineInstant(txn.instantTime(), action), operation, model.state());
+    commits.add(commit);
+    return commit;
+  }
+
+  private FileSystemView view() {
+    return FileSystemViewLoader.load(table, TimelineStore.at(table.fs(), table.metaPath()).load());
+  }
+}

@@ -1,0 +1,81 @@
+package io.riverbed.format.query;
+
+import io.riverbed.format.TableException;
+import io.riverbed.format.file.LogFile;
+import io.riverbed.format.log.LogEntry;
+import io.riverbed.format.log.MergedLogRecords;
+import io.riverbed.format.log.SliceLogScanner;
+import io.riverbed.format.record.MetaFields;
+import io.riverbed.format.record.PayloadMergeRule;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.timeline.InstantCommittedPredicate;
+import java.util.Optional;
+import java.util.function.Predicate;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * How the slices of one planned query are merged: which log blocks count (the plan's timeline),
+ * the table's payload rule and ordering field, and the memory the log merge may use.
+ */
+final class SliceMerge {
+  private final Table table;
+  private final Schema tableSchema;
+  private final Predicate<String> committed;
+  private final PayloadMergeRule mergeRule;
+  private final String orderingField;
+  private final ReadSettings settings;
+
+  private SliceMerge(Table table, Schema tableSchema, Predicate<String> committed, ReadSettings settings) {
+    this.table = table;
+    this.tableSchema = tableSchema;
+    this.committed = committed;
+    this.mergeRule = PayloadMergeRule.forPayloadClass(table.config().payloadClass());
+    this.orderingField = table.config().precombineField().filter(f -> tableSchema.getField(f) != null).orElse(null);
+    this.settings = settings;
+  }
+
+  /** The merge of {@code plan}'s slices; the plan must have a schema (a table with data). */
+  static SliceMerge of(QueryPlan plan, ReadSettings settings) {
+    Schema schema = plan.schema()
+        .orElseThrow(() -> new TableException("table " + plan.table().basePath() + " has no schema yet"));
+    return new SliceMerge(plan.table(), schema, InstantCommittedPredicate.of(plan.activeTimeline()), settings);
+  }
+
+  Table table() {
+    return table;
+  }
+
+  Schema tableSchema() {
+    return tableSchema;
+  }
+
+  /** The table's ordering field, or null when it has none (or the schema lacks it). */
+  String orderingField() {
+    return orderingField;
+  }
+
+  /** The split's committed log records merged per key, read into {@code readerSchema}. */
+  MergedLogRecords scanLogs(Split split, Schema readerSchema) {
+    SliceLogScanner.Builder builder = SliceLogScanner.builder(table.fs())
+        .readerSchema(readerSchema)
+        .latestInstantTime(split.latestInstant())
+        .committed(committed)
+        .orderingField(orderingField)
+        .recordKeyField(MetaFields.RECORD_KEY)
+        .mergeRule(mergeRule)
+        .memoryBudgetBytes(settings.maxMemoryForMergeBytes())
+        .spillDirectory(settings.spillDirectory());
+    for (LogFile log : split.slice().logFiles()) {
+      builder.logFile(log.path(), log.length());
+    }
+    split.range().ifPresent(builder::instantRange);
+    return builder.build().scan();
+  }
+
+  /** The record a key shows once its base record meets its merged log entry; empty if deleted. */
+  Optional<GenericRecord> combine(String key, GenericRecord baseRecord, LogEntry entry) {
+    GenericRecord logRecord = entry instanceof LogEntry.Upsert u ? u.record() : null;
+    return mergeRule.combineWithBase(key, baseRecord, logRecord, orderingField);
+  }
+}

@@ -1,0 +1,80 @@
+package io.riverbed.format.docs;
+
+import io.riverbed.format.base.BaseFileOptions;
+import io.riverbed.format.record.KeyGeneratorOptions;
+import io.riverbed.format.table.TableConfig;
+import io.riverbed.format.table.TableProperty;
+import io.riverbed.format.table.TableType;
+import io.riverbed.format.write.CompactionOptions;
+import io.riverbed.format.write.WriteOptions;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code core} section of {@code docs/OPTIONS.md}: the engine-neutral write options every
+ * writer passes through, and the {@code hoodie.properties} keys, rendered from
+ * {@link WriteOptions}, {@link BaseFileOptions}, {@link KeyGeneratorOptions},
+ * {@link CompactionOptions} and {@link TableProperty}.
+ */
+public final class CoreOptionReference {
+  public static final String SECTION = "core";
+
+  private CoreOptionReference() {}
+
+  public static String render() {
+    StringBuilder out = new StringBuilder();
+    out.append("## Core write options (`shared-format`)\n\n")
+        .append("Read by the write primitives of every engine: set them with `--set key=value` on `riverbed-write`, in\n")
+        .append("`WITH (...)` of a Flink SQL table, or in the options map of the DataStream writer.\n\n")
+        .append("### Files and merging (`WriteOptions`)\n\n")
+        .append(OptionsPage.optionTable(WriteOptions.DESCRIPTIONS))
+        .append("\n### Base files (`BaseFileOptions`)\n\n")
+        .append(OptionsPage.optionTable(BaseFileOptions.DESCRIPTIONS))
+        .append("\n### Keys and partitions (`KeyGeneratorOptions`)\n\n")
+        .append(OptionsPage.optionTable(KeyGeneratorOptions.DESCRIPTIONS))
+        .append("\n### Compaction (`CompactionOptions`)\n\n")
+        .append("Which file groups a compaction plan takes, and how it merges (when compactions are scheduled is a\n")
+        .append("writer option: `compaction.async.enabled`, `compaction.delta_commits`).\n\n")
+        .append(OptionsPage.optionTable(CompactionOptions.DESCRIPTIONS))
+        .append("\n## Table properties (`.hoodie/hoodie.properties`, `TableProperty`)\n\n")
+        .append("Fixed when the table is created; every writer and reader takes them from the table. \"Written\" says\n")
+        .append("when Riverbed puts the key into a table it creates (the Flink writer also sets\n")
+        .append("`hoodie.table.timeline.timezone=UTC` and the create schema). Hudi's default applies when a key is absent.\n\n")
+        .append("| key | Hudi's default | written | meaning |\n|---|---|---|---|\n");
+    for (TableProperty p : TableProperty.values()) {
+      out.append(OptionsPage.row(List.of("`" + p.key() + "`", OptionsPage.value(p.defaultValue()), written(p),
+          p.description())));
+    }
+    return out.toString();
+  }
+
+  /** When {@link TableConfig.Builder} writes the key, found by building tables with and without the optional settings. */
+  private static String written(TableProperty p) {
+    boolean minimalCow = minimal(TableType.COPY_ON_WRITE).containsKey(p.key());
+    boolean minimalMor = minimal(TableType.MERGE_ON_READ).containsKey(p.key());
+    boolean fullCow = full(TableType.COPY_ON_WRITE).containsKey(p.key());
+    boolean fullMor = full(TableType.MERGE_ON_READ).containsKey(p.key());
+    if (minimalCow && minimalMor) {
+      return "always";
+    }
+    if (minimalMor) {
+      return fullCow ? "MERGE_ON_READ; COPY_ON_WRITE when set" : "MERGE_ON_READ";
+    }
+    if (fullCow || fullMor) {
+      return "when set";
+    }
+    return "no (read only)";
+  }
+
+  private static Map<String, String> minimal(TableType type) {
+    return TableConfig.builder("t").type(type).build().properties();
+  }
+
+  private static Map<String, String> full(TableType type) {
+    return TableConfig.builder("t").type(type).database("db").recordKeyFields(List.of("k")).partitionFields(List.of("p"))
+        .precombineField("ts").keyGeneratorClass("org.apache.hudi.keygen.SimpleKeyGenerator")
+        .createSchema("{}").payloadClass("org.apache.hudi.common.model.DefaultHoodieRecordPayload")
+        .timelineTimezone(io.riverbed.format.table.TimelineTimezone.UTC).populateMetaFields(false)
+        .build().properties();
+  }
+}

@@ -1,0 +1,24 @@
+package io.riverbed.spark;
+
+import io.riverbed.format.docs.OptionsPage;
+
+/**
+ * The {@code spark-reader} section of {@code docs/OPTIONS.md}: the DataSource's read options
+ * ({@link ReadOption}) and the command line of {@code riverbed-read} ({@link ReadMain#USAGE}).
+ * In this package because the usage text is package-private.
+ */
+public final class SparkOptionReference {
+  public static final String SECTION = "spark-reader";
+
+  private SparkOptionReference() {}
+
+  public static String render() {
+    return "## Spark read options (`spark-reader`, `ReadOption`)\n\n"
+        + "`spark.read.format(\"hudi\").option(key, value)` (or `format(\"riverbed\")`, or the class name\n"
+        + "`io.riverbed.spark.HudiDataSource` when Apache Hudi's bundle is on the classpath too). Hudi's names; a value\n"
+        + "outside the accepted ones is an error that lists them.\n\n"
+        + ReadOption.markdownTable()
+        + "\n### `riverbed-read` (`io.riverbed.spark.ReadMain`)\n\n"
+        + OptionsPage.codeBlock(ReadMain.USAGE);
+  }
+}
