@@ -6,7 +6,7 @@ MODULE="$ROOT/flink-writer"
 CP_FILE="$MODULE/target/launcher.classpath"
 
 find_jar() {
-  ls "$MODULE"/target/riverbed-flink-writer-*.jar 2>/dev/null | grep -v -e '-tests\.jar$' -e '-sources\.jar$' | head -n 1 || true
+  ls "$MODULE"/target/riverbed-flink-writer-*.jar 2>/dev/null | grep -v -e '-tests\.jar$' -e '-sources\.jar$' -e '-job\.jar$' | head -n 1 || true
 }
 
 JAR="$(find_jar)"

@@ -194,7 +194,7 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
         var request = new WriteMessages.InstantRequest(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), epoch);
         var response = gateway.sendRequestToCoordinator(getOperatorID(), new SerializedValue<>(request))
             .get(INSTANT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-        instant = ((WriteMessages.InstantResponse) response).instant();
+        instant = WriteMessages.instantOf(response);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new TableException("interrupted while asking for the instant of epoch " + epoch + " of table "

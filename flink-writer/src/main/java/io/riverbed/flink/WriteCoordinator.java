@@ -124,6 +124,10 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
     executor = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "riverbed-write-coordinator-" + options.tableName());
       t.setDaemon(true);
+      // Under `flink run` the job's classes (Riverbed, Hadoop's client) live in the user-code
+      // class loader, not in the JobMaster thread's context loader this thread would inherit;
+      // Hadoop finds its file systems through the context loader.
+      t.setContextClassLoader(context.getUserCodeClassloader());
       return t;
     });
     run("start", () -> {
@@ -181,7 +185,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
     run("instant request of subtask " + r.subtask(), () -> {
       Runnable answer = () -> {
         try {
-          response.complete(new WriteMessages.InstantResponse(instantFor(r.subtask(), r.epoch())));
+          response.complete(WriteMessages.instantResponse(instantFor(r.subtask(), r.epoch())));
         } catch (RuntimeException e) {
           response.completeExceptionally(e);
           throw e;

@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
 import org.apache.flink.runtime.operators.coordination.OperatorEvent;
+import org.apache.flink.streaming.api.operators.collect.CollectCoordinationResponse;
 
 /** The messages of the writer ↔ coordinator protocol (see {@link WriteCoordinator}). */
 final class WriteMessages {
@@ -33,7 +34,22 @@ final class WriteMessages {
     private static final long serialVersionUID = 1L;
   }
 
-  record InstantResponse(String instant) implements CoordinationResponse {
-    private static final long serialVersionUID = 1L;
+  /**
+   * Coordinator → writer: the answer to an {@link InstantRequest}. It travels in a Flink class
+   * (the collect sink's response, its version field holding the instant): Flink hands the response
+   * object to the task as is, so under {@code flink run} a class of the job jar would arrive from
+   * the JobMaster's user-code class loader and not cast in the task's (one JVM), or not
+   * deserialize in Flink's RPC class loader (separate JVMs).
+   */
+  static CoordinationResponse instantResponse(String instant) {
+    return new CollectCoordinationResponse(instant, -1L, List.of());
+  }
+
+  /** The instant an {@link #instantResponse} carries. */
+  static String instantOf(CoordinationResponse response) {
+    if (!(response instanceof CollectCoordinationResponse r)) {
+      throw new IllegalArgumentException("unexpected response to an instant request: " + response);
+    }
+    return r.getVersion();
   }
 }

@@ -25,8 +25,10 @@ public final class WriteJobArguments {
       Usage: riverbed-write --source file|kafka [source flags] --table-path P --table-name N
                             --table-type MERGE_ON_READ|COPY_ON_WRITE --record-key F[,F]
                             --precombine F [--partition-path F[,F]] [options]
-        (or: flink run -c io.riverbed.flink.job.WriteJob <job jar> <same flags>, with a job jar
-         that bundles the non-Flink dependencies)
+        (or on a Flink 1.20 cluster: flink run flink-writer/target/riverbed-flink-writer-<version>-job.jar
+         <same flags> -- the job jar's main class is this job; it bundles Riverbed, Avro, Parquet,
+         Jackson, Hadoop's client and the Kafka connector, not Flink; build it with
+         mvn -pl flink-writer -am package -DskipTests)
 
       Source (JSON objects, one per line / per Kafka record value):
         --source file|kafka

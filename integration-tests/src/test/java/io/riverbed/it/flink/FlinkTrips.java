@@ -1,0 +1,217 @@
+package io.riverbed.it.flink;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.riverbed.it.oracle.Rows;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+
+/**
+ * A deterministic trips-like change stream for the Flink write job, as JSON lines, with the
+ * expected table it must leave behind (last writer wins by {@code ts}, ties to the later record,
+ * deletes remove).
+ *
+ * <p>Records: key {@code uuid}, 3-level partition path {@code region/country/city} (a key never
+ * changes partition), ordering field {@code ts}, a nested {@code rider}, a nullable {@code tip}.
+ * About 30% of the changes are updates of a key seen before whose {@code ts} is shuffled around
+ * the key's current one (so some updates lose), about 2% are deletes ({@code _hoodie_is_deleted =
+ * true}), the rest inserts of new keys. A delete is a key's last change and carries a {@code ts}
+ * above every earlier one of that key, so it wins whichever commit or batch its predecessors land
+ * in (an update after a delete with a smaller ts would win or lose depending on the batch
+ * boundaries Hudi's payloads merge along, which a test cannot fix). A few deletes name keys that
+ * were never written.
+ */
+final class FlinkTrips {
+  static final List<String> PARTITION_FIELDS = List.of("region", "country", "city");
+  private static final List<String[]> PLACES = List.of(
+      new String[] {"americas", "brazil", "sao_paulo"},
+      new String[] {"americas", "united_states", "san_francisco"},
+      new String[] {"americas", "united_states", "new_york"},
+      new String[] {"asia", "india", "chennai"},
+      new String[] {"asia", "japan", "tokyo"},
+      new String[] {"europe", "france", "paris"});
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  static final String AVRO_SCHEMA = """
+      {"type": "record", "name": "trip", "namespace": "io.riverbed.it.flink", "fields": [
+        {"name": "uuid", "type": "string"},
+        {"name": "ts", "type": "long"},
+        {"name": "driver", "type": "string"},
+        {"name": "rider", "type": {"type": "record", "name": "rider", "fields": [
+          {"name": "id", "type": "string"}, {"name": "name", "type": ["null", "string"], "default": null}]}},
+        {"name": "fare", "type": "double"},
+        {"name": "tip", "type": ["null", "double"], "default": null},
+        {"name": "passengers", "type": "int"},
+        {"name": "region", "type": "string"},
+        {"name": "country", "type": "string"},
+        {"name": "city", "type": "string"},
+        {"name": "_hoodie_is_deleted", "type": "boolean", "default": false}
+      ]}""";
+
+  /** The changes, in stream order, as JSON objects. */
+  private final List<ObjectNode> changes;
+
+  private FlinkTrips(List<ObjectNode> changes) {
+    this.changes = List.copyOf(changes);
+  }
+
+  /** {@code count} changes from {@code seed}. */
+  static FlinkTrips generate(long seed, int count) {
+    Random random = new Random(seed);
+    List<ObjectNode> out = new ArrayList<>(count);
+    Map<String, ObjectNode> live = new LinkedHashMap<>();
+    List<String> liveKeys = new ArrayList<>();
+    Map<String, Long> maxTs = new HashMap<>();
+    int next = 0;
+    int unknownDeletes = 0;
+    for (int i = 0; i < count; i++) {
+      double dice = random.nextDouble();
+      if (dice < 0.02 && liveKeys.size() > 10) {
+        ObjectNode delete;
+        if (unknownDeletes < 5 && random.nextInt(10) == 0) {
+          String[] place = PLACES.get(random.nextInt(PLACES.size()));
+          delete = trip(random, "ghost-" + unknownDeletes++, place, 1 + random.nextInt(100_000));
+        } else {
+          String key = liveKeys.remove(random.nextInt(liveKeys.size()));
+          delete = live.remove(key).deepCopy();
+          delete.put("ts", maxTs.get(key) + 1 + random.nextInt(50));
+        }
+        delete.put("_hoodie_is_deleted", true);
+        out.add(delete);
+      } else if (dice < 0.32 && !liveKeys.isEmpty()) {
+        String key = liveKeys.get(random.nextInt(liveKeys.size()));
+        ObjectNode current = live.get(key);
+        String[] place = {current.get("region").asText(), current.get("country").asText(), current.get("city").asText()};
+        long ts = Math.max(1, current.get("ts").asLong() + random.nextInt(6_001) - 3_000);
+        ObjectNode update = trip(random, key, place, ts);
+        maxTs.merge(key, ts, Math::max);
+        if (ts >= current.get("ts").asLong()) {
+          live.put(key, update);
+        }
+        out.add(update);
+      } else {
+        String key = String.format("trip-%06d", next++);
+        long ts = 1 + random.nextInt(100_000);
+        ObjectNode insert = trip(random, key, PLACES.get(random.nextInt(PLACES.size())), ts);
+        live.put(key, insert);
+        liveKeys.add(key);
+        maxTs.put(key, ts);
+        out.add(insert);
+      }
+    }
+    return new FlinkTrips(out);
+  }
+
+  private static ObjectNode trip(Random random, String key, String[] place, long ts) {
+    ObjectNode t = JSON.createObjectNode();
+    t.put("uuid", key);
+    t.put("ts", ts);
+    t.put("driver", "driver-" + random.nextInt(500));
+    ObjectNode rider = t.putObject("rider");
+    rider.put("id", "rider-" + random.nextInt(5_000));
+    if (random.nextInt(5) == 0) {
+      rider.putNull("name");
+    } else {
+      rider.put("name", "name-" + random.nextInt(1_000));
+    }
+    t.put("fare", (5_00 + random.nextInt(200_00)) / 100.0);
+    if (random.nextInt(3) == 0) {
+      t.putNull("tip");
+    } else {
+      t.put("tip", random.nextInt(20_00) / 100.0);
+    }
+    t.put("passengers", 1 + random.nextInt(4));
+    t.put("region", place[0]);
+    t.put("country", place[1]);
+    t.put("city", place[2]);
+    t.put("_hoodie_is_deleted", false);
+    return t;
+  }
+
+  int size() {
+    return changes.size();
+  }
+
+  long deletes() {
+    return changes.stream().filter(c -> c.get("_hoodie_is_deleted").asBoolean()).count();
+  }
+
+  /** Writes the changes as {@code waves} consecutive JSON-lines files {@code wave-<i>.jsonl}; returns them in order. */
+  List<Path> writeWaves(Path dir, int waves) {
+    List<Path> files = new ArrayList<>();
+    try {
+      Files.createDirectories(dir);
+      int per = (changes.size() + waves - 1) / waves;
+      for (int w = 0; w < waves; w++) {
+        List<String> lines = new ArrayList<>();
+        for (ObjectNode c : changes.subList(Math.min(changes.size(), w * per), Math.min(changes.size(), (w + 1) * per))) {
+          lines.add(JSON.writeValueAsString(c));
+        }
+        files.add(Files.write(dir.resolve("wave-" + w + ".jsonl"), lines, StandardCharsets.UTF_8));
+      }
+      return files;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the waves to " + dir, e);
+    }
+  }
+
+  /** The JSON text of every change, in order. */
+  List<String> lines() {
+    return changes.stream().map(c -> {
+      try {
+        return JSON.writeValueAsString(c);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }).toList();
+  }
+
+  static Path writeSchema(Path file) {
+    try {
+      Files.createDirectories(file.getParent());
+      return Files.writeString(file, AVRO_SCHEMA, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The table after the first {@code prefix} changes: every live key's winning record with its
+   * {@code _hoodie_record_key} and {@code _hoodie_partition_path}.
+   */
+  Rows expected(int prefix) {
+    Map<String, ObjectNode> state = new LinkedHashMap<>();
+    for (ObjectNode c : changes.subList(0, prefix)) {
+      String key = c.get("uuid").asText();
+      ObjectNode current = state.get(key);
+      if (current != null && current.get("ts").asLong() > c.get("ts").asLong()) {
+        continue;
+      }
+      state.put(key, c);
+    }
+    List<ObjectNode> rows = new ArrayList<>();
+    for (ObjectNode c : state.values()) {
+      if (c.get("_hoodie_is_deleted").asBoolean()) {
+        continue;
+      }
+      ObjectNode row = c.deepCopy();
+      row.put("_hoodie_record_key", c.get("uuid").asText());
+      row.put("_hoodie_partition_path", c.get("region").asText() + "/" + c.get("country").asText() + "/" + c.get("city").asText());
+      rows.add(row);
+    }
+    return Rows.ofNodes(rows);
+  }
+
+  Rows expected() {
+    return expected(changes.size());
+  }
+}
