@@ -16,8 +16,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Flink writer issue's acceptance stream: 100,000 changes (about 30% updates of earlier keys
- * with shuffled ordering values, 2% deletes, 3 partition levels) written by one run of the write
- * job (child JVM, parallelism 2) over at least 20 checkpoints into a MERGE_ON_READ table, then
+ * with shuffled ordering values, 2% deletes, 3 partition levels) written by the write job (four runs
+ * of a quarter of the stream each, child JVMs, parallelism 2) over at least 20 checkpoints into a
+ * MERGE_ON_READ table, then
  * read by Apache Hudi 0.15's Spark reader: the snapshot equals the last-writer-wins model, and
  * read_optimized, time travel to each commit and incremental between consecutive commits run in
  * Hudi without error and return exactly what Riverbed's core reader returns.
@@ -28,20 +29,20 @@ class AcceptanceStreamTest {
   @TempDir static Path work;
   static FlinkTrips trips;
   static Path table;
-  static int checkpoints;
 
   @BeforeAll
   static void writeTable() {
     trips = FlinkTrips.generate(20_261_129L, CHANGES);
     table = work.resolve("acceptance");
-    Path input = trips.writeWaves(work.resolve("input"), 1).get(0);
     Path schema = FlinkTrips.writeSchema(work.resolve("trip.avsc"));
     Path checkpointDir = work.resolve("checkpoints");
-    WriteJobProcess.run(work.resolve("jobs"), Duration.ofMinutes(5), List.of("--source", "file", "--input", input.toString(),
-        "--schema", schema.toString(), "--table-path", table.toString(), "--table-name", "trips",
-        "--table-type", "MERGE_ON_READ", "--record-key", "uuid", "--precombine", "ts",
-        "--partition-path", String.join(",", FlinkTrips.PARTITION_FIELDS),
-        "--checkpoint-interval", "250ms", "--checkpoint-dir", checkpointDir.toString(), "--parallelism", "2"));
+    for (Path input : trips.writeWaves(work.resolve("input"), 4)) {
+      WriteJobProcess.run(work.resolve("jobs"), Duration.ofMinutes(5), List.of("--source", "file", "--input", input.toString(),
+          "--schema", schema.toString(), "--table-path", table.toString(), "--table-name", "trips",
+          "--table-type", "MERGE_ON_READ", "--record-key", "uuid", "--precombine", "ts",
+          "--partition-path", String.join(",", FlinkTrips.PARTITION_FIELDS),
+          "--checkpoint-interval", "150ms", "--checkpoint-dir", checkpointDir.toString(), "--parallelism", "2"));
+    }
     System.out.printf("acceptance stream: timeline %s%n", TimelineInstant.completed(table));
   }
 
