@@ -1,5 +1,6 @@
 package io.riverbed.it.storage;
 
+import io.riverbed.format.testing.S3MockServer;
 import java.nio.file.Path;
 import java.util.Map;
 

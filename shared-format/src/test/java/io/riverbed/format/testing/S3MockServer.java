@@ -1,4 +1,4 @@
-package io.riverbed.it.storage;
+package io.riverbed.format.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -21,8 +21,8 @@ import org.apache.hadoop.conf.Configuration;
  * Adobe S3Mock's executable jar in a child JVM on free loopback ports, with one bucket, and the
  * s3a settings that reach it. Everything it stores stays under the folder it is given.
  */
-final class S3MockServer implements AutoCloseable {
-  static final String BUCKET = "lake";
+public final class S3MockServer implements AutoCloseable {
+  public static final String BUCKET = "lake";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
 
   private final Process process;
@@ -36,7 +36,7 @@ final class S3MockServer implements AutoCloseable {
   }
 
   /** Starts S3Mock ({@code riverbed.s3mock.jar}) with its store, temp files and log under {@code dir}; waits until it answers. */
-  static S3MockServer start(Path dir) throws IOException, InterruptedException {
+  public static S3MockServer start(Path dir) throws IOException, InterruptedException {
     String jar = System.getProperty("riverbed.s3mock.jar");
     if (jar == null || !Files.isRegularFile(Path.of(jar))) {
       throw new IllegalStateException("S3Mock's executable jar not found: system property riverbed.s3mock.jar=" + jar);
@@ -91,17 +91,17 @@ final class S3MockServer implements AutoCloseable {
     throw new IllegalStateException("S3Mock did not answer on " + endpoint() + " within " + START_TIMEOUT + "; log:\n" + log());
   }
 
-  String endpoint() {
+  public String endpoint() {
     return "http://127.0.0.1:" + httpPort;
   }
 
   /** {@code s3a://lake/<path>}. */
-  String uri(String path) {
+  public String uri(String path) {
     return "s3a://" + BUCKET + "/" + path;
   }
 
   /** The s3a settings for this server (path-style, plain HTTP, static keys), with s3a's buffer folder under the server's folder. */
-  Map<String, String> s3aSettings() {
+  public Map<String, String> s3aSettings() {
     Map<String, String> s = new LinkedHashMap<>();
     s.put("fs.s3a.endpoint", endpoint());
     s.put("fs.s3a.endpoint.region", "us-east-1");
@@ -118,7 +118,7 @@ final class S3MockServer implements AutoCloseable {
     return s;
   }
 
-  Configuration hadoopConf() {
+  public Configuration hadoopConf() {
     Configuration conf = new Configuration();
     s3aSettings().forEach(conf::set);
     return conf;
@@ -133,7 +133,7 @@ final class S3MockServer implements AutoCloseable {
     }
   }
 
-  static int freePort() {
+  public static int freePort() {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     } catch (IOException e) {
