@@ -9,6 +9,7 @@
 # --kafka: start a local single-node Kafka KRaft broker (the jars of kafka-broker-libs, built if
 # missing), produce the sample JSON lines to the topic 'trips' and stream them from there
 # (--source kafka --bounded); the broker is stopped on exit. See docs/QUICKSTART.md.
+# RIVERBED_NO_BUILD=1: fail instead of building a missing jar (the build's own test of this script).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 RECORDS=3000
@@ -124,6 +125,10 @@ free_port() {
 start_broker() {
   local libs="$ROOT/kafka-broker-libs/target/libs"
   if [[ ! -d "$libs" ]]; then
+    if [[ -n "${RIVERBED_NO_BUILD:-}" ]]; then
+      echo "quickstart: $libs is missing, and RIVERBED_NO_BUILD is set" >&2
+      exit 1
+    fi
     echo "quickstart: building kafka-broker-libs (copies the Kafka broker's jars to $libs)..."
     (cd "$ROOT" && mvn -B -ntp -q -pl kafka-broker-libs package)
   fi

@@ -3,7 +3,8 @@
 # flags. The caller sets NAME (its own name, for messages) and MAIN, then calls run_flink_main.
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 MODULE="$ROOT/flink-writer"
-CP_FILE="$MODULE/target/launcher.classpath"
+# written by every build of flink-writer (dependency:build-classpath, test scope)
+CP_FILE="$MODULE/target/job-classpath-test.txt"
 
 find_jar() {
   ls "$MODULE"/target/riverbed-flink-writer-*.jar 2>/dev/null | grep -v -e '-tests\.jar$' -e '-sources\.jar$' -e '-job\.jar$' | head -n 1 || true
@@ -11,10 +12,13 @@ find_jar() {
 
 JAR="$(find_jar)"
 if [[ -z "$JAR" || ! -f "$CP_FILE" || -n "$(find "$MODULE/src/main" "$ROOT/shared-format/src/main" "$MODULE/pom.xml" "$ROOT/pom.xml" -newer "$JAR" -print -quit 2>/dev/null)" ]]; then
+  if [[ -n "${RIVERBED_NO_BUILD:-}" ]]; then
+    echo "$NAME: flink-writer's jar or target/job-classpath-test.txt is missing or older than the sources, and RIVERBED_NO_BUILD is set" >&2
+    exit 1
+  fi
   echo "$NAME: building flink-writer (mvn package -DskipTests)..." >&2
   mkdir -p "$MODULE/target"
-  if ! (cd "$ROOT" && mvn -B -ntp -Dstyle.color=never -pl flink-writer -am package dependency:build-classpath -DskipTests \
-      -Dmdep.outputFile=target/launcher.classpath -Dmdep.includeScope=test) > "$MODULE/target/launcher-build.log" 2>&1; then
+  if ! (cd "$ROOT" && mvn -B -ntp -Dstyle.color=never -pl flink-writer -am package -DskipTests) > "$MODULE/target/launcher-build.log" 2>&1; then
     tail -n 40 "$MODULE/target/launcher-build.log" >&2
     echo "$NAME: build failed; full log in $MODULE/target/launcher-build.log" >&2
     exit 1
@@ -50,8 +54,6 @@ logger.quiet3.name = org.apache.flink.runtime.security.token
 logger.quiet3.level = ERROR
 logger.quiet4.name = org.apache.flink.runtime.webmonitor.WebMonitorUtils
 logger.quiet4.level = ERROR
-logger.quiet5.name = org.apache.flink.runtime.checkpoint.CheckpointFailureManager
-logger.quiet5.level = ERROR
 logger.quiet5.name = org.apache.flink.runtime.checkpoint.CheckpointFailureManager
 logger.quiet5.level = ERROR
 LOG
