@@ -22,8 +22,6 @@ import org.apache.spark.sql.internal.SQLConf;
  *     {@code spark.sql.leafNodeDefaultParallelism}, else the default parallelism
  */
 record SplitPacking(long maxPartitionBytes, long openCostInBytes, int minPartitionNum) {
-  static final String LEAF_NODE_DEFAULT_PARALLELISM = "spark.sql.leafNodeDefaultParallelism";
-
   SplitPacking {
     if (maxPartitionBytes <= 0 || openCostInBytes < 0 || minPartitionNum <= 0) {
       throw new IllegalArgumentException("split packing needs positive sizes and partition count: max partition bytes "
@@ -35,8 +33,8 @@ record SplitPacking(long maxPartitionBytes, long openCostInBytes, int minPartiti
     SQLConf conf = spark.sessionState().conf();
     int minPartitions = conf.filesMinPartitionNum().isDefined()
         ? (Integer) conf.filesMinPartitionNum().get()
-        : conf.contains(LEAF_NODE_DEFAULT_PARALLELISM)
-            ? Integer.parseInt(conf.getConfString(LEAF_NODE_DEFAULT_PARALLELISM).trim())
+        : conf.contains(SessionSetting.LEAF_NODE_DEFAULT_PARALLELISM.key())
+            ? Integer.parseInt(conf.getConfString(SessionSetting.LEAF_NODE_DEFAULT_PARALLELISM.key()).trim())
             : spark.sparkContext().defaultParallelism();
     return new SplitPacking(conf.filesMaxPartitionBytes(), conf.filesOpenCostInBytes(), Math.max(1, minPartitions));
   }
