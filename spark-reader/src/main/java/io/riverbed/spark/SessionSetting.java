@@ -15,6 +15,8 @@ public enum SessionSetting {
   MIN_PARTITION_NUM("spark.sql.files.minPartitionNum", "the leaf-node parallelism",
       "Tasks to spread a small scan over: a partition holds at most all bytes (open costs included) divided by "
           + "this, but at least the open cost and at most maxPartitionBytes."),
+  MAX_PARTITION_NUM("spark.sql.files.maxPartitionNum", "unset",
+      "When packing gives more input partitions than this, the pieces are packed again into this many (about)."),
   LEAF_NODE_DEFAULT_PARALLELISM("spark.sql.leafNodeDefaultParallelism", "spark.default.parallelism",
       "Used when spark.sql.files.minPartitionNum is not set."),
   VECTORIZED_READER("spark.sql.parquet.enableVectorizedReader", "true",

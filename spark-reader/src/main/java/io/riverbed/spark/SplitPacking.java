@@ -15,17 +15,21 @@ import org.apache.spark.sql.internal.SQLConf;
  * {@code min(maxPartitionBytes, max(openCost, total / minPartitionNum))}; the largest splits are
  * placed first. Large base files read by the vectorized reader are cut into byte ranges of that
  * size, as Spark splits Parquet files (each range reads the row groups whose midpoint it holds).
+ * When that gives more partitions than {@code spark.sql.files.maxPartitionNum}, the pieces are
+ * packed again into partitions of {@code total / maxPartitionNum} bytes, as Spark does.
  *
  * @param maxPartitionBytes {@code spark.sql.files.maxPartitionBytes}
  * @param openCostInBytes {@code spark.sql.files.openCostInBytes}
  * @param minPartitionNum {@code spark.sql.files.minPartitionNum}, else
  *     {@code spark.sql.leafNodeDefaultParallelism}, else the default parallelism
+ * @param maxPartitionNum {@code spark.sql.files.maxPartitionNum}; {@link Integer#MAX_VALUE} when unset
  */
-record SplitPacking(long maxPartitionBytes, long openCostInBytes, int minPartitionNum) {
+record SplitPacking(long maxPartitionBytes, long openCostInBytes, int minPartitionNum, int maxPartitionNum) {
   SplitPacking {
-    if (maxPartitionBytes <= 0 || openCostInBytes < 0 || minPartitionNum <= 0) {
-      throw new IllegalArgumentException("split packing needs positive sizes and partition count: max partition bytes "
-          + maxPartitionBytes + ", open cost " + openCostInBytes + ", min partitions " + minPartitionNum);
+    if (maxPartitionBytes <= 0 || openCostInBytes < 0 || minPartitionNum <= 0 || maxPartitionNum <= 0) {
+      throw new IllegalArgumentException("split packing needs positive sizes and partition counts: max partition bytes "
+          + maxPartitionBytes + ", open cost " + openCostInBytes + ", min partitions " + minPartitionNum
+          + ", max partitions " + maxPartitionNum);
     }
   }
 
@@ -36,7 +40,9 @@ record SplitPacking(long maxPartitionBytes, long openCostInBytes, int minPartiti
         : conf.contains(SessionSetting.LEAF_NODE_DEFAULT_PARALLELISM.key())
             ? Integer.parseInt(conf.getConfString(SessionSetting.LEAF_NODE_DEFAULT_PARALLELISM.key()).trim())
             : spark.sparkContext().defaultParallelism();
-    return new SplitPacking(conf.filesMaxPartitionBytes(), conf.filesOpenCostInBytes(), Math.max(1, minPartitions));
+    int maxPartitions = conf.filesMaxPartitionNum().isDefined() ? (Integer) conf.filesMaxPartitionNum().get() : Integer.MAX_VALUE;
+    return new SplitPacking(conf.filesMaxPartitionBytes(), conf.filesOpenCostInBytes(), Math.max(1, minPartitions),
+        Math.max(1, maxPartitions));
   }
 
   /** The most bytes (open costs included) one input partition is filled with. */
@@ -65,6 +71,19 @@ record SplitPacking(long maxPartitionBytes, long openCostInBytes, int minPartiti
       }
     }
     pieces.sort(Comparator.comparingLong(SliceSplit::bytes).reversed());
+    List<SplitPartition> partitions = fill(pieces, max);
+    if (partitions.size() > maxPartitionNum) {
+      double total = 0;
+      for (SliceSplit piece : pieces) {
+        total += piece.bytes() + piece.files() * openCostInBytes;
+      }
+      partitions = fill(pieces, (long) Math.ceil(total / maxPartitionNum));
+    }
+    return partitions;
+  }
+
+  /** Spark's {@code getFilePartitions}: pieces in order, a partition closed before it would pass {@code max}. */
+  private List<SplitPartition> fill(List<SliceSplit> pieces, long max) {
     List<SplitPartition> partitions = new ArrayList<>();
     List<SliceSplit> current = new ArrayList<>();
     long size = 0;

@@ -57,6 +57,12 @@ class InputPartitionPackingTest {
             .containsExactlyElementsOf(GoldenTables.expected("mor_small", queryType + ".jsonl"));
       }
     });
+    withConf(Map.of("spark.sql.files.openCostInBytes", "134217728", "spark.sql.files.maxPartitionNum", "1"), () -> {
+      Dataset<Row> df = read("mor_small", "snapshot");
+      assertThat(PushDownTest.scanOf(df).partitions()).as("at most spark.sql.files.maxPartitionNum")
+          .singleElement().satisfies(p -> assertThat(p.splits()).hasSize(2));
+      assertThat(GoldenTables.lines(df)).containsExactlyElementsOf(GoldenTables.expected("mor_small", "snapshot.jsonl"));
+    });
   }
 
   @Test

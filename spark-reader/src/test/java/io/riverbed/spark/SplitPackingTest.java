@@ -35,7 +35,7 @@ class SplitPackingTest {
   void smallBaseFilesArePackedAsSparkPacksParquetFiles() {
     // the benchmark's table: 48 base files of 2 MB, Spark's defaults, default parallelism 4
     List<SliceSplit> splits = IntStream.range(0, 48).mapToObj(i -> baseOnly("f" + i, 2 * MB)).toList();
-    SplitPacking packing = new SplitPacking(128 * MB, 4 * MB, 4);
+    SplitPacking packing = new SplitPacking(128 * MB, 4 * MB, 4, Integer.MAX_VALUE);
     assertThat(packing.maxSplitBytes(splits)).isEqualTo(48 * 6 * MB / 4);
     List<SplitPartition> partitions = packing.pack(splits, s -> true);
     assertThat(partitions).hasSize(4);
@@ -48,7 +48,7 @@ class SplitPackingTest {
     // 6 (7 so far), 7 + 5 > 10: close; 5 (6), 6 + 4 = 10 fits (11); 11 + 3 > 10: close
     List<SliceSplit> splits = List.of(baseOnly("a", 3 * MB), baseOnly("b", 6 * MB), baseOnly("c", 4 * MB),
         baseOnly("d", 5 * MB));
-    List<SplitPartition> partitions = new SplitPacking(10 * MB, MB, 1).pack(splits, s -> false);
+    List<SplitPartition> partitions = new SplitPacking(10 * MB, MB, 1, Integer.MAX_VALUE).pack(splits, s -> false);
     assertThat(partitions).extracting(p -> p.splits().stream().map(SliceSplit::fileId).toList())
         .containsExactly(List.of("b"), List.of("d", "c"), List.of("a"));
   }
@@ -58,10 +58,10 @@ class SplitPackingTest {
     SliceSplit merged = withLogs("m", 2 * MB, MB, MB);
     assertThat(merged.bytes()).isEqualTo(4 * MB);
     assertThat(merged.files()).isEqualTo(3);
-    SplitPacking packing = new SplitPacking(128 * MB, 4 * MB, 1);
+    SplitPacking packing = new SplitPacking(128 * MB, 4 * MB, 1, Integer.MAX_VALUE);
     assertThat(packing.maxSplitBytes(List.of(merged))).isEqualTo(4 * MB + 3 * 4 * MB);
     // 4 + 12 = 16 MB per merged slice: with a 19 MB limit two never share a partition
-    List<SplitPartition> partitions = new SplitPacking(19 * MB, 4 * MB, 1)
+    List<SplitPartition> partitions = new SplitPacking(19 * MB, 4 * MB, 1, Integer.MAX_VALUE)
         .pack(List.of(merged, withLogs("n", 2 * MB, MB, MB), baseOnly("b", MB)), s -> s.baseOnly());
     assertThat(partitions).extracting(p -> p.splits().stream().map(SliceSplit::fileId).toList())
         .containsExactly(List.of("m"), List.of("n", "b"));
@@ -72,7 +72,7 @@ class SplitPackingTest {
   void largeSplittableBaseFilesAreCutIntoByteRanges() {
     SliceSplit big = baseOnly("big", 300 * MB);
     SliceSplit merged = withLogs("m", 300 * MB, MB);
-    List<SplitPartition> partitions = new SplitPacking(128 * MB, 4 * MB, 1).pack(List.of(big, merged), SliceSplit::baseOnly);
+    List<SplitPartition> partitions = new SplitPacking(128 * MB, 4 * MB, 1, Integer.MAX_VALUE).pack(List.of(big, merged), SliceSplit::baseOnly);
     List<SliceSplit> pieces = flatten(partitions);
     assertThat(pieces).filteredOn(s -> s.fileId().equals("big"))
         .extracting(s -> s.byteStart() / MB + "+" + s.byteLength() / MB)
@@ -91,7 +91,16 @@ class SplitPackingTest {
   }
 
   @Test
+  void moreInputPartitionsThanTheMaximumArePackedAgainIntoFewer() {
+    // 48 x (2 + 4) MB packed 12 to a partition is 4 partitions; at most 3: 288 MB / 3 = 96 MB each
+    List<SliceSplit> splits = IntStream.range(0, 48).mapToObj(i -> baseOnly("f" + i, 2 * MB)).toList();
+    List<SplitPartition> partitions = new SplitPacking(128 * MB, 4 * MB, 4, 3).pack(splits, s -> true);
+    assertThat(partitions).hasSize(3).allSatisfy(p -> assertThat(p.splits()).hasSize(16));
+    assertThat(flatten(partitions)).containsExactlyInAnyOrderElementsOf(splits);
+  }
+
+  @Test
   void noSplitsNoPartitions() {
-    assertThat(new SplitPacking(128 * MB, 4 * MB, 2).pack(List.of(), s -> true)).isEmpty();
+    assertThat(new SplitPacking(128 * MB, 4 * MB, 2, Integer.MAX_VALUE).pack(List.of(), s -> true)).isEmpty();
   }
 }
