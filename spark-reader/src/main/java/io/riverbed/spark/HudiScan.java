@@ -21,8 +21,8 @@ import org.apache.spark.util.SerializableConfiguration;
 /**
  * One query's scan: the planned splits minus those the glob or the partition filters rule out,
  * packed into input partitions as Spark packs files ({@link SplitPacking}). When every split is a
- * base file read in full by Spark's vectorized reader, Spark gets columnar batches; otherwise rows
- * (base files still decoded vectorized).
+ * base file without logs read by Spark's vectorized reader, Spark gets columnar batches; otherwise
+ * rows (base files still decoded vectorized).
  */
 public final class HudiScan implements Scan, Batch, SupportsReportStatistics {
   private final LoadedTable table;
