@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -13,8 +14,10 @@ import org.apache.avro.LogicalType;
 import org.apache.avro.LogicalTypes;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericFixed;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.generic.IndexedRecord;
+import org.apache.avro.util.Utf8;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.catalyst.util.ArrayBasedMapData;
@@ -66,23 +69,72 @@ public final class AvroRowConverter implements Function<GenericRecord, InternalR
     return new GenericInternalRow(values);
   }
 
+  /**
+   * A string value as Spark's UTF-8 string: Avro's {@link Utf8} by copying its bytes (no decoding
+   * to a Java string and encoding back), as Spark's own Avro reader does.
+   */
+  static UTF8String utf8String(Object v) {
+    if (v instanceof Utf8 u) {
+      return UTF8String.fromBytes(Arrays.copyOf(u.getBytes(), u.getByteLength()));
+    }
+    return UTF8String.fromString(v.toString());
+  }
+
+  /**
+   * Decimals of up to 18 digits are built from their unscaled long, read straight from the
+   * two's-complement bytes (fixed or bytes); larger ones go through {@link BigDecimal}.
+   */
+  private static Function<Object, Object> decimalConverter(Schema s, LogicalTypes.Decimal d) {
+    int precision = d.getPrecision();
+    int scale = d.getScale();
+    Conversions.DecimalConversion conversion = new Conversions.DecimalConversion();
+    Function<Object, Object> big = v -> {
+      BigDecimal dec = v instanceof BigDecimal b ? b
+          : v instanceof ByteBuffer bb ? conversion.fromBytes(bb.duplicate(), s, d)
+          : new BigDecimal(new BigInteger(((GenericFixed) v).bytes()), scale);
+      return Decimal.apply(dec, precision, scale);
+    };
+    if (precision > Decimal.MAX_LONG_DIGITS()) {
+      return big;
+    }
+    return v -> {
+      if (v instanceof GenericFixed f) {
+        byte[] bytes = f.bytes();
+        return Decimal.apply(unscaledLong(bytes, 0, bytes.length), precision, scale);
+      }
+      if (v instanceof ByteBuffer bb && bb.hasArray()) {
+        return Decimal.apply(unscaledLong(bb.array(), bb.arrayOffset() + bb.position(), bb.remaining()), precision, scale);
+      }
+      return big.apply(v);
+    };
+  }
+
+  /**
+   * The big-endian two's-complement integer in {@code length} bytes at {@code offset}, for
+   * values that fit a long (a decimal of at most 18 digits; longer encodings only sign-extend).
+   */
+  static long unscaledLong(byte[] bytes, int offset, int length) {
+    if (length == 0) {
+      return 0;
+    }
+    long value = bytes[offset];
+    for (int i = 1; i < length; i++) {
+      value = (value << 8) | (bytes[offset + i] & 0xFF);
+    }
+    return value;
+  }
+
   static Function<Object, Object> converterFor(Schema schema) {
     Schema s = AvroSchemaConverter.nonNull(schema);
     LogicalType logical = s.getLogicalType();
     if (logical instanceof LogicalTypes.Decimal d) {
-      Conversions.DecimalConversion conversion = new Conversions.DecimalConversion();
-      return v -> {
-        BigDecimal dec = v instanceof BigDecimal b ? b
-            : v instanceof ByteBuffer bb ? conversion.fromBytes(bb.duplicate(), s, d)
-            : new BigDecimal(new BigInteger(((GenericData.Fixed) v).bytes()), d.getScale());
-        return Decimal.apply(dec, d.getPrecision(), d.getScale());
-      };
+      return decimalConverter(s, d);
     }
     if (logical instanceof LogicalTypes.TimestampMillis || logical instanceof LogicalTypes.LocalTimestampMillis) {
       return v -> ((Number) v).longValue() * 1000L;
     }
     return switch (s.getType()) {
-      case STRING, ENUM -> v -> UTF8String.fromString(v.toString());
+      case STRING, ENUM -> AvroRowConverter::utf8String;
       case BOOLEAN, INT, LONG, FLOAT, DOUBLE -> v -> v;
       case BYTES -> v -> {
         ByteBuffer bb = ((ByteBuffer) v).duplicate();

@@ -20,14 +20,16 @@ import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * One query's scan: the planned splits minus those the glob or the partition filters rule out,
- * one input partition each. When every split is a base file read in full by Spark's vectorized
- * reader, Spark gets columnar batches; otherwise rows (base files still decoded vectorized).
+ * packed into input partitions as Spark packs files ({@link SplitPacking}). When every split is a
+ * base file without logs read by Spark's vectorized reader, Spark gets columnar batches; otherwise
+ * rows (base files still decoded vectorized).
  */
 public final class HudiScan implements Scan, Batch, SupportsReportStatistics {
   private final LoadedTable table;
   private final StructType readSchema;
   private final Filter[] pushed;
   private final List<Filter> partitionFilters;
+  private final List<SliceSplit> splits;
   private final List<SplitPartition> partitions;
   private final int planned;
   private final VectorizedSettings vectorized;
@@ -39,18 +41,20 @@ public final class HudiScan implements Scan, Batch, SupportsReportStatistics {
     this.pushed = pushed;
     this.partitionFilters = partitionFilters;
     PartitionPruner pruner = PartitionPruner.of(table.table().config());
-    List<SplitPartition> kept = new ArrayList<>();
-    List<Split> splits = table.plan().splits();
-    for (Split s : splits) {
+    List<SliceSplit> kept = new ArrayList<>();
+    List<Split> planned = table.plan().splits();
+    for (Split s : planned) {
       if (table.location().includesPartition(s.slice().partitionPath()) && pruner.mayMatch(s.slice().partitionPath(), partitionFilters)) {
-        kept.add(SplitPartition.of(s));
+        kept.add(SliceSplit.of(s));
       }
     }
-    this.partitions = List.copyOf(kept);
-    this.planned = splits.size();
-    this.vectorized = VectorizedSettings.fromSession(SparkSession.active().sessionState().conf());
+    this.splits = List.copyOf(kept);
+    this.planned = planned.size();
+    SparkSession spark = SparkSession.active();
+    this.vectorized = VectorizedSettings.fromSession(spark.sessionState().conf());
+    this.partitions = List.copyOf(SplitPacking.fromSession(spark).pack(splits, s -> vectorized.reads(s, readSchema)));
     this.columnar = vectorized.columnarOutput(readSchema)
-        && partitions.stream().allMatch(p -> p.baseOnly() && !p.incremental());
+        && splits.stream().allMatch(s -> s.baseOnly() && !s.incremental());
   }
 
   @Override
@@ -60,11 +64,12 @@ public final class HudiScan implements Scan, Batch, SupportsReportStatistics {
 
   @Override
   public String description() {
-    long baseOnly = partitions.stream().filter(SplitPartition::baseOnly).count();
+    long baseOnly = splits.stream().filter(SliceSplit::baseOnly).count();
     return "HudiScan[" + table.table().basePath() + ", " + table.query().type().optionValue()
         + table.plan().queryInstant().map(i -> " as of " + i).orElse("")
         + table.plan().range().map(r -> " range (" + r.startExclusive() + ", " + r.endInclusive() + "]").orElse("")
-        + ", file slices " + partitions.size() + " of " + planned + " (" + baseOnly + " base-only)"
+        + ", file slices " + splits.size() + " of " + planned + " (" + baseOnly + " base-only)"
+        + " in " + partitions.size() + " input partitions"
         + ", columns " + Arrays.toString(readSchema.fieldNames())
         + ", PushedFilters: " + Arrays.toString(pushed)
         + ", PartitionFilters: " + partitionFilters
@@ -78,7 +83,7 @@ public final class HudiScan implements Scan, Batch, SupportsReportStatistics {
   @Override
   public Statistics estimateStatistics() {
     long bytes = 0;
-    for (SplitPartition p : partitions) {
+    for (SliceSplit p : splits) {
       bytes += p.baseLength();
       for (long l : p.logLengths()) {
         bytes += l;
@@ -118,7 +123,12 @@ public final class HudiScan implements Scan, Batch, SupportsReportStatistics {
     return new SplitReaderFactory(new ReadContext(table, conf, readSchema, pushed, vectorized, columnar));
   }
 
-  /** The input partitions, for tests and the description. */
+  /** The file slices read, for tests. */
+  List<SliceSplit> splits() {
+    return splits;
+  }
+
+  /** The input partitions, for tests. */
   List<SplitPartition> partitions() {
     return partitions;
   }

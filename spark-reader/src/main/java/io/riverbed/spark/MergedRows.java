@@ -26,7 +26,7 @@ final class MergedRows implements PartitionReader<InternalRow> {
   private final Map<Schema, AvroRowConverter> converters = new IdentityHashMap<>();
   private InternalRow current;
 
-  MergedRows(ReadContext context, SplitPartition split) {
+  MergedRows(ReadContext context, SliceSplit split) {
     this.columns = Arrays.asList(context.readSchema.fieldNames());
     Set<String> needed = new HashSet<>(columns);
     if (split.incremental()) {

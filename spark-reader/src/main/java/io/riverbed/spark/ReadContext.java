@@ -12,12 +12,15 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.filter2.predicate.FilterPredicate;
+import org.apache.parquet.hadoop.ParquetInputFormat;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
@@ -45,6 +48,7 @@ final class ReadContext implements Serializable {
 
   private transient SplitReader splitReader;
   private transient Schema avroSchema;
+  private transient Map<Optional<FilterPredicate>, Configuration> vectorizedConfs;
 
   ReadContext(LoadedTable table, Broadcast<SerializableConfiguration> conf, StructType readSchema, Filter[] filters,
       VectorizedSettings vectorized, boolean columnar) {
@@ -65,6 +69,26 @@ final class ReadContext implements Serializable {
 
   Configuration hadoopConf() {
     return conf.value().value();
+  }
+
+  boolean vectorizable(SliceSplit split) {
+    return vectorized.reads(split, readSchema);
+  }
+
+  /**
+   * The Hadoop configuration the vectorized reader reads base files with, carrying
+   * {@code predicate}; built once per task and predicate (files of one schema share it), not per
+   * file.
+   */
+  synchronized Configuration vectorizedConf(Optional<FilterPredicate> predicate) {
+    if (vectorizedConfs == null) {
+      vectorizedConfs = new HashMap<>();
+    }
+    return vectorizedConfs.computeIfAbsent(predicate, p -> {
+      Configuration conf = VectorizedBaseFile.readConf(hadoopConf(), readSchema, vectorized);
+      p.ifPresent(f -> ParquetInputFormat.setFilterPredicate(conf, f));
+      return conf;
+    });
   }
 
   synchronized Schema avroSchema() {

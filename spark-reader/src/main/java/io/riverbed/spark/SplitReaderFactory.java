@@ -7,9 +7,9 @@ import org.apache.spark.sql.connector.read.PartitionReaderFactory;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 
 /**
- * Opens the reader of one split on an executor: Spark's vectorized Parquet reader for a base file
- * read in full (snapshot and read-optimized), the core's split reader (merge of base and logs,
- * incremental ranges) for the rest.
+ * Opens the reader of one input partition on an executor, its splits read in sequence: Spark's
+ * vectorized Parquet reader for a base file read without logs (snapshot and read-optimized), the
+ * core's split reader (merge of base and logs, incremental ranges) for the rest.
  */
 final class SplitReaderFactory implements PartitionReaderFactory {
   private static final long serialVersionUID = 1L;
@@ -21,8 +21,11 @@ final class SplitReaderFactory implements PartitionReaderFactory {
 
   @Override
   public PartitionReader<InternalRow> createReader(InputPartition partition) {
-    SplitPartition split = (SplitPartition) partition;
-    if (vectorizable(split)) {
+    return new SequentialReader<>(((SplitPartition) partition).splits(), this::rows);
+  }
+
+  private PartitionReader<InternalRow> rows(SliceSplit split) {
+    if (context.vectorizable(split)) {
       return new VectorizedBaseFile(context, split).rows();
     }
     return new MergedRows(context, split);
@@ -30,15 +33,11 @@ final class SplitReaderFactory implements PartitionReaderFactory {
 
   @Override
   public PartitionReader<ColumnarBatch> createColumnarReader(InputPartition partition) {
-    return new VectorizedBaseFile(context, (SplitPartition) partition);
+    return new SequentialReader<>(((SplitPartition) partition).splits(), split -> new VectorizedBaseFile(context, split));
   }
 
   @Override
   public boolean supportColumnarReads(InputPartition partition) {
     return context.columnar;
-  }
-
-  private boolean vectorizable(SplitPartition split) {
-    return split.baseOnly() && !split.incremental() && context.vectorized.canRead(context.readSchema);
   }
 }

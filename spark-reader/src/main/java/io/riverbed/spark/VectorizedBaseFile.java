@@ -8,10 +8,11 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapred.FileSplit;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.apache.parquet.format.converter.ParquetMetadataConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetInputFormat;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
-import org.apache.parquet.schema.MessageType;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.read.PartitionReader;
@@ -31,30 +32,36 @@ final class VectorizedBaseFile implements PartitionReader<ColumnarBatch> {
   private static final String REQUESTED_SCHEMA = "org.apache.spark.sql.parquet.row.requested_schema";
 
   private final ReadContext context;
-  private final SplitPartition split;
+  private final SliceSplit split;
   private VectorizedParquetRecordReader reader;
 
-  VectorizedBaseFile(ReadContext context, SplitPartition split) {
+  VectorizedBaseFile(ReadContext context, SliceSplit split) {
     this.context = context;
     this.split = split;
   }
 
+  /**
+   * Opens the reader: the footer is read once, with the row groups of this split's byte range,
+   * and serves both the pushed-down predicate (built for the file's own Parquet schema) and the
+   * vectorized reader, as Spark's own Parquet scan does.
+   */
   private VectorizedParquetRecordReader reader() throws IOException {
     if (reader == null) {
       Path file = new Path(split.baseFile());
-      Configuration conf = readConf(context.hadoopConf(), context.readSchema, context.vectorized);
-      MessageType fileSchema;
-      try (ParquetFileReader footer = ParquetFileReader.open(HadoopInputFile.fromPath(file, conf))) {
-        fileSchema = footer.getFileMetaData().getSchema();
+      long end = split.byteStart() + split.byteLength();
+      ParquetMetadata footer;
+      try {
+        footer = ParquetFileReader.readFooter(HadoopInputFile.fromPath(file, context.hadoopConf()),
+            ParquetMetadataConverter.range(split.byteStart(), end));
       } catch (IOException | RuntimeException e) {
         throw new CorruptFileException("cannot read parquet footer of base file " + file + ": " + e.getMessage(), e);
       }
-      ParquetPredicates.of(context.filters, fileSchema).ifPresent(p -> ParquetInputFormat.setFilterPredicate(conf, p));
+      Configuration conf = context.vectorizedConf(ParquetPredicates.of(context.filters, footer.getFileMetaData().getSchema()));
       VectorizedParquetRecordReader r = new VectorizedParquetRecordReader(context.vectorized.offHeap(),
           context.vectorized.batchSize());
       try {
-        r.initialize(new FileSplit(file, 0, split.baseLength(), new String[0]),
-            new TaskAttemptContextImpl(conf, new TaskAttemptID()), Option.empty());
+        r.initialize(new FileSplit(file, split.byteStart(), split.byteLength(), new String[0]),
+            new TaskAttemptContextImpl(conf, new TaskAttemptID()), Option.apply(footer));
         r.initBatch(new StructType(), new GenericInternalRow(0));
         r.enableReturningBatches();
       } catch (IOException | InterruptedException | RuntimeException e) {

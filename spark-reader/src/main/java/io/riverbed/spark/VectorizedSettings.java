@@ -59,6 +59,14 @@ record VectorizedSettings(boolean enabled, boolean nested, int batchSize, boolea
         || t instanceof TimestampNTZType);
   }
 
+  /**
+   * True if {@code split} is read by the vectorized reader: a base file without logs, outside
+   * incremental queries, with every column of {@code schema} readable.
+   */
+  boolean reads(SliceSplit split, StructType schema) {
+    return split.baseOnly() && !split.incremental() && canRead(schema);
+  }
+
   /** Columnar batches go to Spark only where Spark's own Parquet scan would hand them over. */
   boolean columnarOutput(StructType schema) {
     return canRead(schema) && wholeStage && schema.size() <= maxColumnarFields;

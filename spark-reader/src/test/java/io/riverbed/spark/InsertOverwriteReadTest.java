@@ -136,6 +136,6 @@ class InsertOverwriteReadTest {
     Dataset<Row> df = read("hoodie.datasource.query.type", "incremental", "hoodie.datasource.read.begin.instanttime", FIRST);
     assertThat(withoutSeqno(GoldenTables.lines(df)))
         .containsExactlyElementsOf(withoutSeqno(overwritten().stream().filter(l -> l.contains(PARIS)).toList()));
-    assertThat(PushDownTest.scanOf(df).partitions()).hasSize(1);
+    assertThat(PushDownTest.scanOf(df).splits()).hasSize(1);
   }
 }

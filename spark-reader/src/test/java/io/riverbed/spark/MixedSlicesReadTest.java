@@ -29,7 +29,7 @@ class MixedSlicesReadTest {
     Dataset<Row> df = SparkTestSession.get().read().format("hudi").load(path);
     HudiScan scan = PushDownTest.scanOf(df);
     assertThat(scan.columnar()).isFalse();
-    assertThat(scan.partitions()).extracting(SplitPartition::baseOnly).containsExactlyInAnyOrder(true, false);
+    assertThat(scan.splits()).extracting(SliceSplit::baseOnly).containsExactlyInAnyOrder(true, false);
 
     List<String> expected = new ArrayList<>();
     GoldenTables.expected("mor_small", "snapshot.jsonl").stream().filter(l -> l.contains("\"region\":\"americas\"")).forEach(expected::add);

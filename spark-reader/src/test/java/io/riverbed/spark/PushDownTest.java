@@ -35,18 +35,18 @@ class PushDownTest {
   @Test
   void partitionColumnFiltersPruneFileSlices() {
     Dataset<Row> asia = table("mor_small").filter("region = 'asia'");
-    assertThat(scanOf(asia).partitions()).hasSize(1);
+    assertThat(scanOf(asia).splits()).hasSize(1);
     assertThat(asia.queryExecution().executedPlan().toString()).contains("file slices 1 of 2").contains("PartitionFilters: [");
     assertThat(asia.count()).isEqualTo(asia.collectAsList().stream().filter(r -> r.getAs("region").equals("asia")).count());
 
     Dataset<Row> paris = table("cow_small").filter("city = 'paris' OR city = 'lyon'");
-    assertThat(scanOf(paris).partitions()).hasSize(1);
+    assertThat(scanOf(paris).splits()).hasSize(1);
     assertThat(paris.count()).isEqualTo(3);
 
-    assertThat(scanOf(table("cow_small").filter("city > 'zzz'")).partitions()).isEmpty();
-    assertThat(scanOf(table("cow_small").filter("city IS NULL OR country = 'france'")).partitions()).hasSize(1);
-    assertThat(scanOf(table("cow_small").filter("NOT (city = 'paris')")).partitions()).hasSize(1);
-    assertThat(scanOf(table("cow_small").filter("fare > 0 OR city = 'paris'")).partitions()).hasSize(2);
+    assertThat(scanOf(table("cow_small").filter("city > 'zzz'")).splits()).isEmpty();
+    assertThat(scanOf(table("cow_small").filter("city IS NULL OR country = 'france'")).splits()).hasSize(1);
+    assertThat(scanOf(table("cow_small").filter("NOT (city = 'paris')")).splits()).hasSize(1);
+    assertThat(scanOf(table("cow_small").filter("fare > 0 OR city = 'paris'")).splits()).hasSize(2);
   }
 
   @Test

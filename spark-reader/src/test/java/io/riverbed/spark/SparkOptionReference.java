@@ -4,7 +4,8 @@ import io.riverbed.format.docs.OptionsPage;
 
 /**
  * The {@code spark-reader} section of {@code docs/OPTIONS.md}: the DataSource's read options
- * ({@link ReadOption}) and the command line of {@code riverbed-read} ({@link ReadMain#USAGE}).
+ * ({@link ReadOption}), the session settings it follows ({@link SessionSetting}) and the command
+ * line of {@code riverbed-read} ({@link ReadMain#USAGE}).
  * In this package because the usage text is package-private.
  */
 public final class SparkOptionReference {
@@ -18,6 +19,10 @@ public final class SparkOptionReference {
         + "`io.riverbed.spark.HudiDataSource` when Apache Hudi's bundle is on the classpath too). Hudi's names; a value\n"
         + "outside the accepted ones is an error that lists them.\n\n"
         + ReadOption.markdownTable()
+        + "\n### Spark session settings the reader follows (`SessionSetting`)\n\n"
+        + "Set on the session (`spark.conf.set`, `--conf`), not as read options; Spark's own Parquet file source\n"
+        + "follows the same ones, so a scan of base files is split into tasks as `spark.read.parquet` would split it.\n\n"
+        + SessionSetting.markdownTable()
         + "\n### `riverbed-read` (`io.riverbed.spark.ReadMain`)\n\n"
         + OptionsPage.codeBlock(ReadMain.USAGE);
   }

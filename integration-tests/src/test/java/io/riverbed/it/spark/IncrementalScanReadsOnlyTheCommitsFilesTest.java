@@ -21,6 +21,7 @@ import io.riverbed.format.write.WriteTaskContext;
 import io.riverbed.format.write.WriteTransaction;
 import io.riverbed.it.oracle.Query;
 import io.riverbed.it.oracle.SparkOracle;
+import io.riverbed.spark.SliceSplit;
 import io.riverbed.spark.SplitPartition;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -48,8 +49,9 @@ import scala.collection.JavaConverters;
 
 /**
  * An incremental query over one commit of a 50-commit MOR table plans input partitions for the
- * files that commit wrote and nothing else, as Spark sees the scan (the input partitions of the
- * {@code BatchScanExec} Spark planned for the DataFrame of Riverbed's DataSource).
+ * files that commit wrote and nothing else, as Spark sees the scan (the file slices packed into
+ * the input partitions of the {@code BatchScanExec} Spark planned for the DataFrame of Riverbed's
+ * DataSource).
  *
  * <p>The table, written with Riverbed's core write primitives: commit 1 creates 10 file groups
  * (base files) over 5 partitions; each of the 49 later commits appends one log file to one of them
@@ -165,9 +167,11 @@ class IncrementalScanReadsOnlyTheCommitsFilesTest {
       List<SplitPartition> planned = plannedPartitions(Query.incremental(previous.instant(), commit.instant()));
       String what = "incremental (" + previous.instant() + ", " + commit.instant() + "], commit " + (i + 1) + " of " + COMMITS;
       assertThat(filesRead(planned)).as(what).isNotEmpty().isEqualTo(commit.files());
-      assertThat(planned).as(what + ": one input partition per file group written")
+      assertThat(splitsOf(planned)).as(what + ": one file slice per file group written, read whole")
           .hasSize(commit.files().size())
-          .allSatisfy(p -> assertThat(p.rangeStart() + ".." + p.rangeEnd()).isEqualTo(previous.instant() + ".." + commit.instant()));
+          .allSatisfy(p -> assertThat(p.rangeStart() + ".." + p.rangeEnd()).isEqualTo(previous.instant() + ".." + commit.instant()))
+          .allSatisfy(p -> assertThat(p.wholeBaseFile()).isTrue());
+      assertThat(planned).as(what + ": no empty input partition").allSatisfy(p -> assertThat(p.splits()).isNotEmpty());
     }
   }
 
@@ -176,7 +180,7 @@ class IncrementalScanReadsOnlyTheCommitsFilesTest {
     Written first = commits.get(0);
     List<SplitPartition> planned = plannedPartitions(Query.incremental("000", first.instant()));
     assertThat(filesRead(planned)).isEqualTo(first.files()).hasSize(PARTITIONS * GROUPS_PER_PARTITION);
-    assertThat(planned).allSatisfy(p -> assertThat(p.logFiles()).isEmpty());
+    assertThat(splitsOf(planned)).hasSize(PARTITIONS * GROUPS_PER_PARTITION).allSatisfy(p -> assertThat(p.logFiles()).isEmpty());
   }
 
   @Test
@@ -212,10 +216,15 @@ class IncrementalScanReadsOnlyTheCommitsFilesTest {
     return out;
   }
 
+  /** The file slices packed into the partitions, in order. */
+  static List<SliceSplit> splitsOf(List<SplitPartition> partitions) {
+    return partitions.stream().flatMap(p -> p.splits().stream()).toList();
+  }
+
   /** The files the partitions read, as {@code partition/file name}. */
   static TreeSet<String> filesRead(List<SplitPartition> partitions) {
     TreeSet<String> files = new TreeSet<>();
-    for (SplitPartition p : partitions) {
+    for (SliceSplit p : splitsOf(partitions)) {
       if (p.baseFile() != null) {
         files.add(p.partitionPath() + "/" + new org.apache.hadoop.fs.Path(p.baseFile()).getName());
       }

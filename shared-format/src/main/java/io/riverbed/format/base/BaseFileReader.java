@@ -191,19 +191,27 @@ public final class BaseFileReader {
     return read(readerSchema, rowGroupFilter, false);
   }
 
+  /**
+   * As {@link #recordsInMatchingRowGroups(Schema, FilterCompat.Filter)} for the base file at
+   * {@code path}, without a separate footer read first: the Parquet reader reads the footer once
+   * and the columns to read are chosen from the schema it finds there.
+   */
+  public static CloseableIterator<GenericRecord> recordsInMatchingRowGroups(Configuration conf, Path path,
+      Schema readerSchema, FilterCompat.Filter rowGroupFilter) {
+    return read(conf, path, readerSchema, rowGroupFilter, false);
+  }
+
   private CloseableIterator<GenericRecord> read(Schema readerSchema, FilterCompat.Filter filter, boolean recordLevel) {
+    return read(conf, path, readerSchema, filter, recordLevel);
+  }
+
+  private static CloseableIterator<GenericRecord> read(Configuration conf, Path path, Schema readerSchema,
+      FilterCompat.Filter filter, boolean recordLevel) {
     Set<String> wanted = readerSchema.getFields().stream().map(Schema.Field::name).collect(Collectors.toSet());
-    List<Type> columns = new ArrayList<>();
-    for (Type column : parquetSchema.getFields()) {
-      if (wanted.contains(column.getName())) {
-        columns.add(column);
-      }
-    }
-    MessageType projection = new MessageType(parquetSchema.getName(), columns);
     Configuration readConf = new Configuration(conf);
     AvroReadSupport.setAvroReadSchema(readConf, readerSchema);
     try {
-      ParquetReader<GenericRecord> reader = new ReaderBuilder(HadoopInputFile.fromPath(path, readConf), projection)
+      ParquetReader<GenericRecord> reader = new ReaderBuilder(HadoopInputFile.fromPath(path, readConf), wanted)
           .withConf(readConf)
           .withFilter(filter)
           .useRecordFilter(recordLevel)
@@ -232,34 +240,43 @@ public final class BaseFileReader {
     return keys;
   }
 
-  /** parquet-avro's read support with a projection chosen from the file's own parquet schema. */
+  /**
+   * parquet-avro's read support reading only the top-level columns named {@code wanted}, chosen
+   * from the file's own parquet schema when the reader has read the footer.
+   */
   private static final class ProjectingReadSupport extends AvroReadSupport<GenericRecord> {
-    private final MessageType projection;
+    private final Set<String> wanted;
 
-    ProjectingReadSupport(MessageType projection) {
+    ProjectingReadSupport(Set<String> wanted) {
       super(GenericData.get());
-      this.projection = projection;
+      this.wanted = wanted;
     }
 
     @Override
     public ReadSupport.ReadContext init(Configuration configuration, Map<String, String> keyValueMetaData,
         MessageType fileSchema) {
       ReadSupport.ReadContext context = super.init(configuration, keyValueMetaData, fileSchema);
-      return new ReadSupport.ReadContext(projection, context.getReadSupportMetadata());
+      List<Type> columns = new ArrayList<>();
+      for (Type column : fileSchema.getFields()) {
+        if (wanted.contains(column.getName())) {
+          columns.add(column);
+        }
+      }
+      return new ReadSupport.ReadContext(new MessageType(fileSchema.getName(), columns), context.getReadSupportMetadata());
     }
   }
 
   private static final class ReaderBuilder extends ParquetReader.Builder<GenericRecord> {
-    private final MessageType projection;
+    private final Set<String> wanted;
 
-    ReaderBuilder(InputFile file, MessageType projection) {
+    ReaderBuilder(InputFile file, Set<String> wanted) {
       super(file);
-      this.projection = projection;
+      this.wanted = wanted;
     }
 
     @Override
     protected ReadSupport<GenericRecord> getReadSupport() {
-      return new ProjectingReadSupport(projection);
+      return new ProjectingReadSupport(wanted);
     }
   }
 

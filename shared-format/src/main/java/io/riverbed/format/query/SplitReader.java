@@ -136,7 +136,7 @@ public final class SplitReader {
       this.logs = logs;
       FilterCompat.Filter filter = range.map(SplitReader::commitTimeFilter).orElse(FilterCompat.NOOP);
       this.base = slice.baseFile()
-          .map(b -> BaseFileReader.open(table.fs().getConf(), b.path()).recordsInMatchingRowGroups(tableSchema, filter))
+          .map(b -> BaseFileReader.recordsInMatchingRowGroups(table.fs().getConf(), b.path(), tableSchema, filter))
           .orElseGet(SplitReader::emptyIterator);
     }
 
