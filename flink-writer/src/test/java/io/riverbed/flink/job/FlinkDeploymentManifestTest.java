@@ -106,6 +106,7 @@ class FlinkDeploymentManifestTest {
 
     List<String> second = check.problems(deployments.get(1), maps);
     assertThat(String.join("\n", second)).contains(
+        "$.spec.podTemplate.spec.containers[0].imagePullPolicyy: is not defined in the schema",
         "execution.checkpointing.dir differs from the job's --checkpoint-dir s3a://lake/checkpoints",
         "--schema /opt/riverbed/schema/trips.avsc is not a file of a ConfigMap the pod template mounts",
         "core-site.xml: 'fs.s3a.path.style.acess' is not a Hadoop 3.3 (core, hdfs or s3a) option",
