@@ -98,6 +98,24 @@ public final class ReadMain {
     }
   }
 
+  /**
+   * The session: under spark-submit, the master and every --conf it was given (Spark passes them
+   * as system properties); run as a plain program (riverbed-read), a local Spark on the loopback
+   * interface without UI. Timestamps print in UTC and shuffles use 4 partitions unless configured.
+   */
+  static SparkSession.Builder session() {
+    String master = System.getProperty("spark.master", "local[*]");
+    SparkSession.Builder builder = SparkSession.builder().master(master).appName("riverbed-read")
+        .config("spark.sql.session.timeZone", System.getProperty("spark.sql.session.timeZone", "UTC"))
+        .config("spark.sql.shuffle.partitions", System.getProperty("spark.sql.shuffle.partitions", "4"));
+    if (master.startsWith("local")) {
+      builder.config("spark.ui.enabled", System.getProperty("spark.ui.enabled", "false"))
+          .config("spark.driver.host", System.getProperty("spark.driver.host", "127.0.0.1"))
+          .config("spark.driver.bindAddress", System.getProperty("spark.driver.bindAddress", "127.0.0.1"));
+    }
+    return builder;
+  }
+
   static final class Usage extends RuntimeException {
     Usage(String message) {
       super(message);
@@ -112,15 +130,7 @@ public final class ReadMain {
       Map<String, String> check = new LinkedHashMap<>(args.options());
       check.put(ReadOptions.PATH, args.table());
       ReadOptions.from(check); // option errors before Spark starts
-      SparkSession spark = SparkSession.builder()
-          .master(System.getProperty("spark.master", "local[*]"))
-          .appName("riverbed-read")
-          .config("spark.ui.enabled", "false")
-          .config("spark.driver.host", System.getProperty("spark.driver.host", "127.0.0.1"))
-          .config("spark.driver.bindAddress", System.getProperty("spark.driver.bindAddress", "127.0.0.1"))
-          .config("spark.sql.session.timeZone", System.getProperty("spark.sql.session.timeZone", "UTC"))
-          .config("spark.sql.shuffle.partitions", "4")
-          .getOrCreate();
+      SparkSession spark = session().getOrCreate();
       try {
         print(read(spark, args), args, out);
         status = 0;

@@ -62,6 +62,11 @@ public final class WriteJob {
     }
     try {
       JobExecutionResult result = run(config, TableSinkBuilder.tableWriter());
+      if (!result.isJobExecutionResult()) {
+        System.out.printf("riverbed-write: submitted job %s (detached: it commits on every checkpoint while it runs)%n",
+            result.getJobID());
+        return;
+      }
       Long skipped = result.getAccumulatorResult(JsonLineToRow.SKIPPED);
       System.out.printf("riverbed-write: job %s finished in %.1f s%s%n", result.getJobID(),
           result.getNetRuntime() / 1000.0, skipped == null || skipped == 0 ? "" : "; skipped " + skipped + " bad record(s)");
@@ -84,6 +89,10 @@ public final class WriteJob {
   public static JobExecutionResult run(WriteJobConfig config, StreamExecutionEnvironment env, TableSinkBuilder sink) throws Exception {
     build(config, env, sink);
     JobExecutionResult result = env.execute(jobName(config));
+    if (!result.isJobExecutionResult()) {
+      // Submitted detached (flink run -d): the job runs on in the cluster; there is no end to wait for.
+      return result;
+    }
     SettledCommits.await(toUri(config.table().path()), LAST_COMMIT_TIMEOUT);
     return result;
   }

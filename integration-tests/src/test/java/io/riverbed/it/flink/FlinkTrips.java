@@ -214,4 +214,17 @@ final class FlinkTrips {
   Rows expected() {
     return expected(changes.size());
   }
+
+  /**
+   * The job flags that write {@link #generate(long, int) generated} trips from one JSON-lines file
+   * (written, with its schema, under {@code dir}) into {@code table}, committing every {@code interval}.
+   */
+  List<String> fileJobFlags(Path dir, Path table, String tableType, String interval) {
+    Path input = writeWaves(dir.resolve("input"), 1).get(0);
+    Path schema = writeSchema(dir.resolve("trip.avsc"));
+    return List.of("--source", "file", "--input", input.toString(), "--schema", schema.toString(),
+        "--table-path", table.toString(), "--table-name", "trips", "--table-type", tableType,
+        "--record-key", "uuid", "--precombine", "ts", "--partition-path", String.join(",", PARTITION_FIELDS),
+        "--checkpoint-interval", interval);
+  }
 }

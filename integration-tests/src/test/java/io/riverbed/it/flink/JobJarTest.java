@@ -35,12 +35,17 @@ class JobJarTest {
   static Path jobJar;
   static Set<String> entries;
 
-  @BeforeAll
-  static void findJobJar() throws IOException {
+  /** flink-writer's {@code riverbed-flink-writer-<version>-job.jar}. */
+  static Path locateJobJar() throws IOException {
     try (Stream<Path> files = Files.list(WriteJobProcess.writerTarget())) {
-      jobJar = files.filter(p -> p.getFileName().toString().matches("riverbed-flink-writer-.*-job\\.jar")).findFirst()
+      return files.filter(p -> p.getFileName().toString().matches("riverbed-flink-writer-.*-job\\.jar")).findFirst()
           .orElseThrow(() -> new AssertionError("no riverbed-flink-writer-*-job.jar in " + WriteJobProcess.writerTarget()));
     }
+  }
+
+  @BeforeAll
+  static void findJobJar() throws IOException {
+    jobJar = locateJobJar();
     entries = new HashSet<>();
     try (ZipFile zip = new ZipFile(jobJar.toFile())) {
       zip.stream().map(ZipEntry::getName).forEach(entries::add);
@@ -107,18 +112,13 @@ class JobJarTest {
   @Test
   void flinkRunRunsTheJobJarWithOnlyFlinkOnTheClasspath() throws Exception {
     FlinkTrips trips = FlinkTrips.generate(7, 600);
-    Path input = trips.writeWaves(work.resolve("input"), 1).get(0);
-    Path schema = FlinkTrips.writeSchema(work.resolve("trip.avsc"));
     Path table = work.resolve("cow");
     Path conf = Files.createDirectories(work.resolve("flink-conf"));
     Files.writeString(conf.resolve("config.yaml"), "parallelism.default: 2\n");
 
     List<String> flinkRun = new ArrayList<>(List.of("org.apache.flink.client.cli.CliFrontend", "run", "-t", "local",
-        jobJar.toString(),
-        "--source", "file", "--input", input.toString(), "--schema", schema.toString(),
-        "--table-path", table.toString(), "--table-name", "trips", "--table-type", "COPY_ON_WRITE",
-        "--record-key", "uuid", "--precombine", "ts", "--partition-path", String.join(",", FlinkTrips.PARTITION_FIELDS),
-        "--checkpoint-interval", "300ms"));
+        jobJar.toString()));
+    flinkRun.addAll(trips.fileJobFlags(work, table, "COPY_ON_WRITE", "300ms"));
     List<String> cmd = WriteJobProcess.command(flinkOnlyClasspath(), work, flinkRun.get(0), flinkRun.subList(1, flinkRun.size()));
     Path log = work.resolve("flink-run.log");
     ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());

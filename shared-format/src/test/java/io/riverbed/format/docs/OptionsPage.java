@@ -57,6 +57,22 @@ public final class OptionsPage {
         + (current == null ? "" : "\nfirst difference: " + firstDifference(current, generated)));
   }
 
+  /** The text of every generated section of the page, markers left out: what the options classes render. */
+  public static String generatedSections() {
+    StringBuilder out = new StringBuilder();
+    String page = read();
+    int from = page.indexOf("<!-- BEGIN GENERATED ");
+    while (from >= 0) {
+      int to = page.indexOf("<!-- END GENERATED ", from);
+      if (to < 0) {
+        throw new IllegalStateException("docs/OPTIONS.md: a generated section has no END marker");
+      }
+      out.append(page, page.indexOf('\n', from) + 1, to);
+      from = page.indexOf("<!-- BEGIN GENERATED ", to);
+    }
+    return out.toString();
+  }
+
   /** A Markdown table of {@code key -> {default, description}} maps, sorted by key. */
   public static String optionTable(Map<String, String[]> descriptions) {
     StringBuilder out = new StringBuilder("| option | default | meaning |\n|---|---|---|\n");

@@ -1,0 +1,113 @@
+package io.riverbed.format.docs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.MalformedInputException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every {@code hoodie.*} and {@code riverbed.*} key written in {@code deploy/}, {@code docs/} and
+ * the README is one the code defines. Hudi option keys are known when the generated sections of
+ * docs/OPTIONS.md name them: those sections are what the typed options classes of every module
+ * render, and each module's {@code *OptionReferenceTest} fails when they differ, so they are the
+ * code's list without this module seeing the engines' classes. {@code riverbed.*} keys (system
+ * properties of the build and tests) are known when a Java source holds them as a string literal.
+ */
+class DocsOptionKeysTest {
+  static final Path ROOT = Path.of("..");
+  /** A key: not inside a longer name (io.riverbed.x, a path, riverbed-read), but as a -D system property. */
+  static final Pattern KEY = Pattern.compile("(?:(?<![A-Za-z0-9_.$/-])|(?<=-D))(hoodie|riverbed)\\.[A-Za-z0-9_.-]*[A-Za-z0-9_]");
+  /**
+   * Keys of Apache Hudi that Riverbed does not read, named where the docs compare with Hudi, each
+   * with why it is mentioned.
+   */
+  static final Map<String, String> HUDI_KEYS_NAMED_FOR_COMPARISON = Map.of(
+      "hoodie.metadata.enable", "Hudi writers' metadata-table switch: Riverbed turns the metadata table off as a Hudi "
+          + "writer with hoodie.metadata.enable=false does (MIGRATING_FROM_HUDI, COMPATIBILITY, PERFORMANCE)");
+
+  @Test
+  void everyHoodieAndRiverbedKeyInDocsAndDeployExistsInTheCode() throws IOException {
+    Set<String> known = knownKeys();
+    List<Path> files = new ArrayList<>(List.of(ROOT.resolve("README.md")));
+    for (String dir : List.of("docs", "deploy")) {
+      try (Stream<Path> walk = Files.walk(ROOT.resolve(dir))) {
+        walk.filter(Files::isRegularFile).sorted().forEach(files::add);
+      }
+    }
+    List<String> unknown = new ArrayList<>();
+    int checked = 0;
+    for (Path file : files) {
+      String text = readText(file);
+      if (text == null) {
+        continue;
+      }
+      for (String key : keys(text)) {
+        checked++;
+        if (!known.contains(key) && !HUDI_KEYS_NAMED_FOR_COMPARISON.containsKey(key)) {
+          unknown.add(ROOT.relativize(file) + ": " + key);
+        }
+      }
+    }
+    assertThat(checked).as("keys found in docs and deploy").isGreaterThan(100);
+    assertThat(unknown).as("keys that no options class or source defines").isEmpty();
+  }
+
+  @Test
+  void aMisspeltKeyIsReported() throws IOException {
+    Set<String> known = knownKeys();
+    assertThat(keys("set `hoodie.datasource.query.typ` and -Driverbed.docs.updat=true, not io.riverbed.flink.job"))
+        .containsExactly("hoodie.datasource.query.typ", "riverbed" + ".docs.updat") // split: a literal would count as defined
+        .noneMatch(known::contains);
+    assertThat(keys("{\"name\":\"r\",\"namespace\":\"hoodie.trips\"} `hoodie.datasource.query.type`"))
+        .containsExactly("hoodie.datasource.query.type").allMatch(known::contains);
+  }
+
+  /** The keys in a text, leaving out Avro namespaces (hoodie.<table> is Hudi's record namespace, not an option). */
+  static List<String> keys(String text) {
+    List<String> out = new ArrayList<>();
+    Matcher m = KEY.matcher(text);
+    while (m.find()) {
+      if (!text.substring(Math.max(0, m.start() - 14), m.start()).replace(" ", "").endsWith("\"namespace\":\"")) {
+        out.add(m.group());
+      }
+    }
+    return out;
+  }
+
+  static Set<String> knownKeys() throws IOException {
+    Set<String> known = new HashSet<>(keys(OptionsPage.generatedSections()));
+    Pattern literal = Pattern.compile("\"(riverbed\\.[A-Za-z0-9_.-]*[A-Za-z0-9_])\"");
+    try (Stream<Path> walk = Files.walk(ROOT)) {
+      for (Path source : walk.filter(p -> p.toString().endsWith(".java") && p.toString().contains("/src/")).toList()) {
+        Matcher m = literal.matcher(Files.readString(source));
+        while (m.find()) {
+          known.add(m.group(1));
+        }
+      }
+    }
+    return known;
+  }
+
+  /** A file's text, or null for a binary file. */
+  private static String readText(Path file) {
+    try {
+      return Files.readString(file);
+    } catch (MalformedInputException binary) {
+      return null;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
