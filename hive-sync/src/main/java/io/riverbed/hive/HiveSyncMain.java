@@ -14,7 +14,13 @@ import org.apache.hadoop.fs.Path;
 public final class HiveSyncMain {
   private HiveSyncMain() {}
 
+  /** The command's log configuration (warnings to stderr), unless one is given with {@code -Dlog4j2.configurationFile}. */
+  static final String LOG_CONFIG = "riverbed-hive-sync-log4j2.properties";
+
   public static void main(String[] args) {
+    if (System.getProperty("log4j2.configurationFile") == null && System.getProperty("log4j.configurationFile") == null) {
+      System.setProperty("log4j2.configurationFile", LOG_CONFIG);
+    }
     System.exit(run(args, System.out, System.err));
   }
 

@@ -18,7 +18,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
 import org.apache.hadoop.hive.metastore.api.FieldSchema;
 import org.apache.hadoop.hive.metastore.api.Partition;
-import org.apache.hadoop.hive.metastore.conf.MetastoreConf;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -41,9 +40,7 @@ class HiveSyncTest {
   @BeforeAll
   static void startMetastore() throws Exception {
     metastore = MetastoreServer.start(dir.resolve("hms"));
-    Configuration conf = new Configuration();
-    MetastoreConf.setVar(conf, MetastoreConf.ConfVars.THRIFT_URIS, metastore.uri());
-    hms = new HiveMetaStoreClient(conf);
+    hms = metastore.newClient();
   }
 
   @AfterAll

@@ -56,6 +56,13 @@ public final class MetastoreServer {
     return new MetastoreServer(dir, port);
   }
 
+  /** A thrift client of this metastore (Hive 3.1's), for tests to read what a sync registered. */
+  public org.apache.hadoop.hive.metastore.HiveMetaStoreClient newClient() throws org.apache.hadoop.hive.metastore.api.MetaException {
+    Configuration conf = new Configuration();
+    MetastoreConf.setVar(conf, MetastoreConf.ConfVars.THRIFT_URIS, uri());
+    return new org.apache.hadoop.hive.metastore.HiveMetaStoreClient(conf);
+  }
+
   public String uri() {
     return "thrift://127.0.0.1:" + port;
   }
