@@ -35,7 +35,7 @@ public final class HiveSync {
     this.options = options;
   }
 
-  /** A sync of {@code table} with {@code options} (the base path in the options is not read again). */
+  /** A sync of {@code table} with {@code options}; the options' base path, as given, is the location registered. */
   public static HiveSync of(Table table, HiveSyncOptions options) {
     return new HiveSync(table, options);
   }
@@ -82,8 +82,9 @@ public final class HiveSync {
     }
     var results = new ArrayList<TableSyncResult>();
     targets().forEach((name, kind) -> {
+      // the base path as given, as Hudi stores it (location, serde path); partition locations below it
       TableSyncResult result = syncTable(client, state, new HiveTableDefinition(database, name, kind,
-          table.basePath().toString(), state.storageSchema(), options.partitionFields(table.config()), options));
+          options.basePath(), state.storageSchema(), options.partitionFields(table.config()), options));
       LOG.info("Hive sync of {}: {}", table.basePath(), result.summary());
       results.add(result);
     });
@@ -220,7 +221,7 @@ public final class HiveSync {
 
   private Partition partition(String db, String name, StorageDescriptor tableSd, String path, PartitionChanges.Values values) {
     StorageDescriptor sd = tableSd.deepCopy();
-    sd.setLocation(PartitionChanges.location(table.basePath().toString(), path));
+    sd.setLocation(PartitionChanges.location(options.basePath(), path));
     return new Partition(values.of(path), db, name, 0, 0, sd, null);
   }
 

@@ -1,23 +1,14 @@
 package io.riverbed.hive.testing;
 
-import io.riverbed.format.file.FileGroupId;
-import io.riverbed.format.file.FileNames;
 import io.riverbed.format.record.PayloadMergeRule;
+import io.riverbed.format.testing.NewFileGroupCommits;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.table.TimelineTimezone;
-import io.riverbed.format.timeline.WriteOperationType;
-import io.riverbed.format.write.CreateHandle;
-import io.riverbed.format.write.RecordKeyer;
-import io.riverbed.format.write.WriteRecord;
-import io.riverbed.format.write.WriteTaskContext;
-import io.riverbed.format.write.WriteTransaction;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
@@ -73,18 +64,7 @@ public final class TestTables {
 
   /** Commits {@code records} (of {@code schema}) as new file groups, one per partition; returns the instant. */
   public static String commit(Table table, Schema schema, List<GenericRecord> records) {
-    RecordKeyer keyer = RecordKeyer.forTable(table.config());
-    Map<String, List<WriteRecord>> byPartition = new LinkedHashMap<>();
-    for (GenericRecord r : records) {
-      WriteRecord w = keyer.toWriteRecord(r);
-      byPartition.computeIfAbsent(w.partitionPath(), p -> new ArrayList<>()).add(w);
-    }
-    WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.UPSERT);
-    WriteTaskContext ctx = WriteTaskContext.single(table, txn.instantTime(), schema);
-    byPartition.forEach((partition, batch) ->
-        CreateHandle.of(ctx, new FileGroupId(partition, FileNames.newFileId())).write(batch).ifPresent(txn::addWriteStat));
-    txn.commit(schema, Map.of());
-    return txn.instantTime();
+    return NewFileGroupCommits.commit(table, schema, records);
   }
 
   /** A trip of {@code schema} ({@link #TRIP} or {@link #TRIP_WITH_TIP}: tip is set when the schema has it). */
