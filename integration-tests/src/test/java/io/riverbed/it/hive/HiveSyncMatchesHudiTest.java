@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * one Hive Metastore 3.1.3 (another child JVM), each into its own database; every field of every
  * registered table (columns, partition keys, formats, serde and its properties, location, table
  * properties, each partition's values, location and columns) must be the same. Only the create
- * time and {@code transient_lastDdlTime} (when each tool ran) may differ.
+ * time and {@code transient_lastDdlTime} (when each tool ran) may differ. And Spark SQL (with
+ * Hudi's bundle) reading the tables Riverbed synced by name returns what reading their paths does.
  */
 class HiveSyncMatchesHudiTest {
   static final String HUDI_DB = "hudi_db";
@@ -158,6 +159,28 @@ class HiveSyncMatchesHudiTest {
   @Test
   void copyOnWriteHiveStyleScenarioTableIsRegisteredAsHudiRegistersIt() throws Exception {
     syncBothAndCompare(RiverbedScenarios.cow(), "composite", List.of("composite"));
+  }
+
+  @Test
+  void sparkSqlReadsTheTablesRiverbedSyncedByNameAsHudiReadsTheirPaths() throws Exception {
+    ScenarioTable mor = RiverbedScenarios.mor();
+    ScenarioTable cow = RiverbedScenarios.cow();
+    riverbedSync(mor.path().toUri().toString(), "trips", Trip.PARTITION_FIELDS);
+    riverbedSync(cow.path().toUri().toString(), "composite", Trip.PARTITION_FIELDS);
+
+    List<SqlByNameMain.Answer> answers = SqlByNameMain.read(metastore.uri, dir.resolve("by-name"), List.of(
+        new SqlByNameMain.Read(RIVERBED_DB + ".trips_rt", mor.path().toUri().toString(), "snapshot"),
+        new SqlByNameMain.Read(RIVERBED_DB + ".trips", mor.path().toUri().toString(), "snapshot"),
+        new SqlByNameMain.Read(RIVERBED_DB + ".trips_ro", mor.path().toUri().toString(), "read_optimized"),
+        new SqlByNameMain.Read(RIVERBED_DB + ".composite", cow.path().toUri().toString(), "snapshot")));
+
+    for (SqlByNameMain.Answer answer : answers) {
+      assertThat(answer.byName().size()).as(answer.read().table()).isPositive();
+      assertThat(answer.byName().lines()).as(answer.read().table() + " by name vs its path")
+          .containsExactlyElementsOf(answer.byPath().lines());
+    }
+    // the read-optimized table reads base files only: the MOR table's logs make its rows differ
+    assertThat(answers.get(2).byName().lines()).isNotEqualTo(answers.get(0).byName().lines());
   }
 
   static final Schema EVENT = SchemaBuilder.record("event").namespace("hoodie.events").fields()
