@@ -10,14 +10,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.riverbed.format.timeline.TimelineStore;
-import io.riverbed.hive.testing.MetastoreServer;
+import io.riverbed.hive.testing.MetastoreExtension;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
 import org.apache.hadoop.hive.metastore.api.FieldSchema;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,20 +32,16 @@ class HiveSyncJobTest {
   static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
       new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
 
+  @RegisterExtension
+  static final MetastoreExtension metastore = new MetastoreExtension();
+
   @TempDir
   static Path dir;
-  static MetastoreServer metastore;
   static HiveMetaStoreClient hms;
 
   @BeforeAll
-  static void startMetastore() throws Exception {
-    metastore = MetastoreServer.start(dir.resolve("hms"));
-    hms = metastore.newClient();
-  }
-
-  @AfterAll
-  static void close() {
-    hms.close();
+  static void client() {
+    hms = metastore.client();
   }
 
   @Test

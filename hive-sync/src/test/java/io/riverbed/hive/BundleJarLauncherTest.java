@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableType;
-import io.riverbed.hive.testing.MetastoreServer;
+import io.riverbed.hive.testing.MetastoreExtension;
 import io.riverbed.hive.testing.TestTables;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
@@ -14,9 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,22 +27,18 @@ import org.junit.jupiter.api.io.TempDir;
 class BundleJarLauncherTest {
   static final Path LAUNCHER = Path.of("..", "deploy", "bin", "riverbed-hive-sync");
 
+  @RegisterExtension
+  static final MetastoreExtension metastore = new MetastoreExtension();
+
   @TempDir
   static Path dir;
-  static MetastoreServer metastore;
   static HiveMetaStoreClient hms;
 
   record Run(int status, List<String> stdout, String stderr) {}
 
   @BeforeAll
-  static void startMetastore() throws Exception {
-    metastore = MetastoreServer.start(dir.resolve("hms"));
-    hms = metastore.newClient();
-  }
-
-  @AfterAll
-  static void close() {
-    hms.close();
+  static void client() {
+    hms = metastore.client();
   }
 
   static Run launch(String... args) throws Exception {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.timeline.TimelineStore;
+import io.riverbed.hive.testing.MetastoreExtension;
 import io.riverbed.hive.testing.MetastoreServer;
 import io.riverbed.hive.testing.TestTables;
 import java.nio.file.Files;
@@ -18,9 +19,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
 import org.apache.hadoop.hive.metastore.api.FieldSchema;
 import org.apache.hadoop.hive.metastore.api.Partition;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -32,20 +33,16 @@ class HiveSyncTest {
   static final List<String> META_COLUMNS = List.of("_hoodie_commit_time", "_hoodie_commit_seqno", "_hoodie_record_key",
       "_hoodie_partition_path", "_hoodie_file_name");
 
+  @RegisterExtension
+  static final MetastoreExtension metastore = new MetastoreExtension();
+
   @TempDir
   static Path dir;
-  static MetastoreServer metastore;
   static HiveMetaStoreClient hms;
 
   @BeforeAll
-  static void startMetastore() throws Exception {
-    metastore = MetastoreServer.start(dir.resolve("hms"));
-    hms = metastore.newClient();
-  }
-
-  @AfterAll
-  static void closeClient() {
-    hms.close();
+  static void client() {
+    hms = metastore.client();
   }
 
   static List<TableSyncResult> sync(Table table, Map<String, String> extra) {
