@@ -292,6 +292,7 @@ public record FlinkWriteOptions(
     d.put(COMPACTION_ASYNC, new String[] {"false", "MERGE_ON_READ: schedule compaction after commits (coordinator, "
         + "metadata only) and run it in a writer task."});
     d.put(COMPACTION_DELTA_COMMITS, new String[] {"5", "Delta commits since the last compaction that trigger one."});
+    d.putAll(FlinkHiveSync.DESCRIPTIONS);
     return Map.copyOf(d);
   }
 

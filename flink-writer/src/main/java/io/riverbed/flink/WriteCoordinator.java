@@ -110,10 +110,13 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
   private final Map<Integer, SubtaskGateway> gateways = new HashMap<>();
   private final List<Runnable> deferred = new ArrayList<>();
   private volatile boolean failed;
+  /** Hive Metastore sync after commits ({@code hive_sync.*}), if enabled. */
+  private final java.util.Optional<FlinkHiveSync> hiveSync;
 
   WriteCoordinator(Context context, FlinkWriteOptions options, String schemaJson) {
     this.context = context;
     this.options = options;
+    this.hiveSync = FlinkHiveSync.fromOptions(options);
     this.schemaJson = schemaJson;
     this.operationType = options.operation().commitType();
     this.parallelism = context.currentParallelism();
@@ -282,6 +285,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
 
   /** Commits, oldest first, the instants checkpoint {@code checkpointId} covers. */
   private void commitUpTo(long checkpointId) {
+    boolean committed = false;
     TreeMap<String, List<WriteResult>> covered = new TreeMap<>();
     openInstants.forEach((instant, epoch) -> {
       if (epoch < checkpointId) {
@@ -302,11 +306,21 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
       if (!missing.isEmpty()) {
         LOG.warn("Instant {} of table {}: writer subtasks {} have not reported yet at checkpoint {}; committing later",
             instant, table.basePath(), missing, checkpointId);
+        syncToHiveIf(committed);
         return;
       }
       commit(instant, entry.getValue(), checkpointId);
+      committed = true;
     }
+    syncToHiveIf(committed);
     scheduleCompactionIfDue();
+  }
+
+  /** After commits, the Hive Metastore sync when {@code hive_sync.enabled} (its failures are logged, not thrown). */
+  private void syncToHiveIf(boolean committed) {
+    if (committed) {
+      hiveSync.ifPresent(sync -> sync.afterCommit(table));
+    }
   }
 
   private void commit(String instant, List<WriteResult> reports, long checkpointId) {

@@ -14,6 +14,11 @@ public final class LocalSpark {
   }
 
   public static SparkSession create(String appName) {
+    return builder(appName).getOrCreate();
+  }
+
+  /** The session's builder with these settings, for a caller that adds its own (e.g. Hive support). */
+  public static SparkSession.Builder builder(String appName) {
     Path scratch = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().resolve("spark-" + appName);
     return SparkSession.builder()
         .appName(appName)
@@ -30,7 +35,6 @@ public final class LocalSpark {
         .config("spark.sql.warehouse.dir", scratch.resolve("warehouse").toString())
         .config("spark.local.dir", scratch.resolve("local").toString())
         .config("spark.sql.sources.parallelPartitionDiscovery.parallelism", "2")
-        .config("spark.hadoop.hadoop.tmp.dir", scratch.resolve("hadoop").toString())
-        .getOrCreate();
+        .config("spark.hadoop.hadoop.tmp.dir", scratch.resolve("hadoop").toString());
   }
 }

@@ -1,0 +1,162 @@
+package io.riverbed.hive;
+
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hive.common.StatsSetupConst;
+import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
+import org.apache.hadoop.hive.metastore.IMetaStoreClient;
+import org.apache.hadoop.hive.metastore.api.AlreadyExistsException;
+import org.apache.hadoop.hive.metastore.api.Database;
+import org.apache.hadoop.hive.metastore.api.EnvironmentContext;
+import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
+import org.apache.hadoop.hive.metastore.api.Partition;
+import org.apache.hadoop.hive.metastore.api.Table;
+import org.apache.hadoop.hive.metastore.conf.MetastoreConf;
+import org.apache.thrift.TException;
+
+/**
+ * The calls a sync makes to a Hive Metastore over thrift (Hive 3.1's client), each failure
+ * turned into a {@link HiveSyncException} that names the metastore, database and table.
+ */
+public final class MetastoreClient implements AutoCloseable {
+  private final IMetaStoreClient client;
+  private final String uris;
+
+  private MetastoreClient(IMetaStoreClient client, String uris) {
+    this.client = client;
+    this.uris = uris;
+  }
+
+  /**
+   * Connects to the metastore at {@code uris} (thrift, comma separated); other metastore settings
+   * ({@code hive.metastore.*}, {@code metastore.*}) come from {@code conf}.
+   *
+   * @throws HiveSyncException naming the URIs when no metastore answers
+   */
+  public static MetastoreClient connect(String uris, Configuration conf) {
+    Configuration c = new Configuration(conf);
+    MetastoreConf.setVar(c, MetastoreConf.ConfVars.THRIFT_URIS, uris);
+    try {
+      return new MetastoreClient(new HiveMetaStoreClient(c), uris);
+    } catch (TException | RuntimeException e) {
+      throw new HiveSyncException("cannot connect to the Hive Metastore at " + uris + ": " + rootMessage(e), e);
+    }
+  }
+
+  /** The metastore's URIs, for messages. */
+  public String uris() {
+    return uris;
+  }
+
+  public boolean databaseExists(String database) {
+    try {
+      client.getDatabase(database);
+      return true;
+    } catch (NoSuchObjectException e) {
+      return false;
+    } catch (TException e) {
+      throw failure("look up database " + database, e);
+    }
+  }
+
+  /** Creates the database (as Hudi does: described as created by the sync); one that appeared meanwhile is fine. */
+  public void createDatabase(String database) {
+    try {
+      client.createDatabase(new Database(database, "automatically created by hoodie", null, null));
+    } catch (AlreadyExistsException e) {
+      // another sync created it between the check and this call
+    } catch (TException e) {
+      throw failure("create database " + database, e);
+    }
+  }
+
+  public boolean tableExists(String database, String table) {
+    try {
+      return client.tableExists(database, table);
+    } catch (TException e) {
+      throw failure("look up table " + database + "." + table, e);
+    }
+  }
+
+  public Table getTable(String database, String table) {
+    try {
+      return client.getTable(database, table);
+    } catch (TException e) {
+      throw failure("read table " + database + "." + table, e);
+    }
+  }
+
+  public void createTable(Table table) {
+    try {
+      client.createTable(table);
+    } catch (TException e) {
+      throw failure("create table " + table.getDbName() + "." + table.getTableName(), e);
+    }
+  }
+
+  /** Replaces the table's definition; {@code cascade} also changes the columns of every partition. */
+  public void alterTable(Table table, boolean cascade) {
+    EnvironmentContext context = new EnvironmentContext();
+    if (cascade) {
+      context.putToProperties(StatsSetupConst.CASCADE, StatsSetupConst.TRUE);
+    }
+    try {
+      client.alter_table_with_environmentContext(table.getDbName(), table.getTableName(), table, context);
+    } catch (TException e) {
+      throw failure("alter table " + table.getDbName() + "." + table.getTableName(), e);
+    }
+  }
+
+  public List<Partition> listPartitions(String database, String table) {
+    try {
+      return client.listPartitions(database, table, (short) -1);
+    } catch (TException e) {
+      throw failure("list the partitions of " + database + "." + table, e);
+    }
+  }
+
+  public void addPartitions(String database, String table, List<Partition> partitions) {
+    try {
+      client.add_partitions(partitions, true, false);
+    } catch (TException e) {
+      throw failure("add " + partitions.size() + " partitions to " + database + "." + table, e);
+    }
+  }
+
+  public void alterPartitions(String database, String table, List<Partition> partitions) {
+    try {
+      client.alter_partitions(database, table, partitions, null);
+    } catch (TException e) {
+      throw failure("alter " + partitions.size() + " partitions of " + database + "." + table, e);
+    }
+  }
+
+  /** Drops a partition's metastore entry; the files stay (the table is external to the metastore). */
+  public void dropPartition(String database, String table, List<String> values) {
+    try {
+      client.dropPartition(database, table, values, false);
+    } catch (NoSuchObjectException e) {
+      // already gone
+    } catch (TException e) {
+      throw failure("drop partition " + values + " of " + database + "." + table, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+
+  private HiveSyncException failure(String what, TException e) {
+    return new HiveSyncException("Hive Metastore at " + uris + ": cannot " + what + ": " + rootMessage(e), e);
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable t = e;
+    while (t.getCause() != null && t.getCause() != t) {
+      t = t.getCause();
+    }
+    String message = t.getMessage() != null ? t.getMessage() : t.getClass().getSimpleName();
+    return t == e ? message : e.getMessage() + " (" + message + ")";
+  }
+}

@@ -1,0 +1,133 @@
+package io.riverbed.hive;
+
+import io.riverbed.format.InvalidTableException;
+import io.riverbed.format.query.TableSchemaResolver;
+import io.riverbed.format.record.TableSchemas;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.timeline.CommitMetadata;
+import io.riverbed.format.timeline.Instant;
+import io.riverbed.format.timeline.InstantTime;
+import io.riverbed.format.timeline.State;
+import io.riverbed.format.timeline.Timeline;
+import io.riverbed.format.timeline.TimelineStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.LocalDateTime;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.avro.Schema;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.parquet.avro.AvroSchemaConverter;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * What a sync reads from the table, once: its completed commits (commit, deltacommit,
+ * replacecommit — what Hudi's sync calls the active timeline), when each completed (the
+ * modification time of its completed instant file, Hudi's state transition time), and the
+ * storage schema: the latest committed Avro schema as Parquet, the form Hudi maps to Hive types.
+ */
+public final class TableState {
+  private final Table table;
+  private final Timeline completedCommits;
+  private final Map<String, Long> completedAtMillis;
+  private final MessageType storageSchema;
+
+  private TableState(Table table, Timeline completedCommits, Map<String, Long> completedAtMillis, MessageType storageSchema) {
+    this.table = table;
+    this.completedCommits = completedCommits;
+    this.completedAtMillis = completedAtMillis;
+    this.storageSchema = storageSchema;
+  }
+
+  /**
+   * Reads the timeline and schema of {@code table}.
+   *
+   * @throws InvalidTableException when the table has no committed schema yet (nothing to register)
+   */
+  public static TableState read(Table table, boolean withMetaFields) {
+    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+    Timeline active = store.load();
+    Timeline completed = active.commitsTimeline().completed();
+    Map<String, Long> completedAt = new HashMap<>();
+    try {
+      for (FileStatus status : table.fs().listStatus(table.metaPath())) {
+        Instant.parseFileName(status.getPath().getName())
+            .filter(i -> i.state() == State.COMPLETED)
+            .ifPresent(i -> completedAt.put(i.time(), status.getModificationTime()));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list the timeline of " + table.basePath(), e);
+    }
+    Schema avro = TableSchemaResolver.resolve(table, active).orElseThrow(() -> new InvalidTableException(
+        "table " + table.basePath() + " has no committed schema yet: nothing to sync"));
+    if (!withMetaFields) {
+      avro = TableSchemas.removeMetaFields(avro);
+    }
+    return new TableState(table, completed, Map.copyOf(completedAt), new AvroSchemaConverter().convert(avro));
+  }
+
+  public Table table() {
+    return table;
+  }
+
+  /** The latest committed schema as Parquet (what Hudi's sync calls the storage schema). */
+  public MessageType storageSchema() {
+    return storageSchema;
+  }
+
+  /** The last completed commit: the value of {@code last_commit_time_sync} after a sync. */
+  public Optional<String> lastCommitTime() {
+    return completedCommits.last().map(Instant::time);
+  }
+
+  /**
+   * The latest completion time among completed commits, as an instant string in the table's
+   * timeline time zone: the value of {@code last_commit_completion_time_sync}.
+   */
+  public Optional<String> lastCompletionTime() {
+    return completedCommits.instants().stream().map(this::completionMillis).max(Long::compare).map(this::format);
+  }
+
+  /** True if {@code time} precedes the first completed commit (instants after it may be archived). */
+  public boolean isBeforeTimelineStart(String time) {
+    return completedCommits.first().map(f -> time.compareTo(f.time()) < 0).orElse(false);
+  }
+
+  /**
+   * Relative paths of the partitions written by commits after {@code lastSynced}, plus those of
+   * earlier commits that completed after {@code lastCompletion} (they finished out of order), as
+   * Hudi's sync finds them: the partitions of each commit's write stats and replaced file groups.
+   */
+  public List<String> partitionsWrittenSince(String lastSynced, Optional<String> lastCompletion) {
+    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+    Set<String> partitions = new LinkedHashSet<>();
+    for (Instant instant : completedCommits.instants()) {
+      boolean after = instant.time().compareTo(lastSynced) > 0;
+      boolean hollow = !after && lastCompletion.isPresent()
+          && format(completionMillis(instant)).compareTo(lastCompletion.get()) > 0;
+      if (after || hollow) {
+        CommitMetadata metadata = CommitMetadata.fromJson(store.read(instant), store.pathOf(instant).toString());
+        partitions.addAll(metadata.partitionToWriteStats().keySet());
+        partitions.addAll(metadata.replacedFileIds().keySet());
+      }
+    }
+    return List.copyOf(partitions);
+  }
+
+  private long completionMillis(Instant instant) {
+    Long millis = completedAtMillis.get(instant.time());
+    if (millis == null) {
+      throw new InvalidTableException("completed instant " + instant + " of " + table.basePath() + " vanished while syncing");
+    }
+    return millis;
+  }
+
+  private String format(long millis) {
+    return InstantTime.format(LocalDateTime.ofInstant(java.time.Instant.ofEpochMilli(millis),
+        table.config().timelineTimezone().zoneId()));
+  }
+}
