@@ -47,10 +47,15 @@ public class HudiDataSource implements TableProvider, DataSourceRegister {
   private synchronized LoadedTable load(Map<String, String> options) {
     Map<String, String> copy = Map.copyOf(options);
     if (loaded == null || !copy.equals(loadedWith)) {
-      ReadOptions read = ReadOptions.from(copy);
-      loaded = LoadedTable.load(read, read.hadoopConf(SparkSession.active().sessionState().newHadoopConf()));
+      loaded = open(copy);
       loadedWith = copy;
     }
     return loaded;
+  }
+
+  /** Plans a read of the table the options name, on the active session's Hadoop configuration. */
+  static LoadedTable open(Map<String, String> options) {
+    ReadOptions read = ReadOptions.from(options);
+    return LoadedTable.load(read, read.hadoopConf(SparkSession.active().sessionState().newHadoopConf()));
   }
 }

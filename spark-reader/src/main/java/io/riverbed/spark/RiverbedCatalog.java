@@ -1,0 +1,184 @@
+package io.riverbed.spark;
+
+import io.riverbed.format.TableException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
+import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
+import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
+import org.apache.spark.sql.connector.catalog.CatalogV2Util;
+import org.apache.spark.sql.connector.catalog.Column;
+import org.apache.spark.sql.connector.catalog.DelegatingCatalogExtension;
+import org.apache.spark.sql.connector.catalog.Identifier;
+import org.apache.spark.sql.connector.catalog.Table;
+import org.apache.spark.sql.connector.catalog.TableCatalog;
+import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.connector.expressions.Transform;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Spark's session catalog ({@code spark.sql.catalog.spark_catalog=io.riverbed.spark.RiverbedCatalog})
+ * with Riverbed's reader behind tables whose provider is {@code hudi}: Spark 3.5 resolves a
+ * metastore table of a DataSource V2-only provider only through a session catalog, so without it
+ * {@code SELECT ... FROM lake.trips} cannot reach Riverbed. Every other table is the delegate's.
+ */
+public class RiverbedCatalog extends DelegatingCatalogExtension {
+  /** Hudi's table (or serde) property that marks the read-optimized table of a MERGE_ON_READ table ({@code _ro}). */
+  public static final String QUERY_AS_RO_TABLE = "hoodie.query.as.ro.table";
+
+  private static final Set<String> PROVIDERS = Set.of("hudi", "riverbed",
+      HudiDataSource.class.getName().toLowerCase(Locale.ROOT), RiverbedDataSource.class.getName().toLowerCase(Locale.ROOT));
+  /** Storage properties a metastore table carries that are not read options. */
+  private static final Set<String> NOT_READ_OPTIONS = Set.of(QUERY_AS_RO_TABLE, "serialization.format");
+  private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+  private static final DateTimeFormatter MILLIS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
+
+  /** Whether Riverbed reads a table with this provider ({@code USING hudi}, {@code riverbed} or our class names). */
+  public static boolean isHudiProvider(String provider) {
+    return provider != null && PROVIDERS.contains(provider.toLowerCase(Locale.ROOT));
+  }
+
+  @Override
+  public Table loadTable(Identifier ident) throws NoSuchTableException {
+    Table table = super.loadTable(ident);
+    return isHudi(table) ? open(ident, table, Map.of()) : table;
+  }
+
+  /** {@code VERSION AS OF 'v'}: the table as of instant {@code v} (Hudi's {@code as.of.instant}). */
+  @Override
+  public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
+    Table table = super.loadTable(ident);
+    return isHudi(table) ? open(ident, table, Map.of(ReadOption.AS_OF_INSTANT.key(), version)) : super.loadTable(ident, version);
+  }
+
+  /**
+   * {@code TIMESTAMP AS OF ts}: the table as of the instant whose wall-clock time, in the session
+   * time zone, is {@code ts} (a whole second reads up to its last millisecond, as
+   * {@code as.of.instant='yyyy-MM-dd HH:mm:ss'} does).
+   */
+  @Override
+  public Table loadTable(Identifier ident, long timestampMicros) throws NoSuchTableException {
+    Table table = super.loadTable(ident);
+    if (!isHudi(table)) {
+      return super.loadTable(ident, timestampMicros);
+    }
+    ZoneId zone = ZoneId.of(SparkSession.active().sessionState().conf().sessionLocalTimeZone());
+    Instant at = Instant.EPOCH.plus(timestampMicros, ChronoUnit.MICROS);
+    String asOf = (timestampMicros % 1_000_000 == 0 ? SECONDS : MILLIS).format(at.atZone(zone));
+    return open(ident, table, Map.of(ReadOption.AS_OF_INSTANT.key(), asOf));
+  }
+
+  /**
+   * {@code CREATE TABLE t USING hudi LOCATION '<base path>'} registers an existing table: the
+   * schema and partition columns are the table's, a schema or partitioning given in the statement
+   * must agree with them, and the location must hold a Hudi table (Riverbed's Spark side does not write).
+   */
+  @Override
+  public Table createTable(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> properties)
+      throws TableAlreadyExistsException, NoSuchNamespaceException {
+    if (!isHudiProvider(properties.get(TableCatalog.PROP_PROVIDER))) {
+      return super.createTable(ident, columns, partitions, properties);
+    }
+    String location = properties.get(TableCatalog.PROP_LOCATION);
+    if (location == null || location.isBlank()) {
+      throw new TableException("CREATE TABLE " + ident + " USING hudi: give LOCATION '<base path of an existing table>'; "
+          + "Riverbed's Spark reader registers existing Hudi tables, it does not create them (write with Riverbed's Flink writer)");
+    }
+    LoadedTable table;
+    try {
+      table = HudiDataSource.open(readOptions(properties, Map.of()));
+    } catch (TableException e) {
+      throw new TableException("CREATE TABLE " + ident + " USING hudi LOCATION '" + location + "': " + e.getMessage(), e);
+    }
+    StructType schema = table.sparkSchema();
+    StructType given = CatalogV2Util.v2ColumnsToStructType(columns);
+    if (given.nonEmpty() && !sameColumns(given, schema) && !sameColumns(given, withoutMetaColumns(schema))) {
+      throw new TableException("CREATE TABLE " + ident + " USING hudi LOCATION '" + location + "': the schema given, "
+          + given.simpleString() + ", is not the table's: " + schema.simpleString() + " (leave the columns out to take the table's)");
+    }
+    List<String> partitionColumns = table.table().config().partitionFields().stream()
+        .filter(f -> schema.getFieldIndex(f).isDefined()).toList();
+    List<String> givenPartitions = Arrays.stream(partitions).map(Transform::toString).toList();
+    if (partitions.length > 0 && !givenPartitions.equals(partitionColumns.stream().map(c -> "identity(" + c + ")").toList())) {
+      throw new TableException("CREATE TABLE " + ident + " USING hudi LOCATION '" + location + "': PARTITIONED BY "
+          + givenPartitions + " is not the table's partitioning " + partitionColumns);
+    }
+    super.createTable(ident, new Column[0], new Transform[0], properties);
+    return new HudiTable(table);
+  }
+
+  @Override
+  public Table createTable(Identifier ident, StructType schema, Transform[] partitions, Map<String, String> properties)
+      throws TableAlreadyExistsException, NoSuchNamespaceException {
+    return createTable(ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, properties);
+  }
+
+  /** Table properties may change ({@code hoodie.query.as.ro.table} among them); columns are the table's own. */
+  @Override
+  public Table alterTable(Identifier ident, TableChange... changes) throws NoSuchTableException {
+    if (isHudi(super.loadTable(ident))) {
+      for (TableChange change : changes) {
+        if (!(change instanceof TableChange.SetProperty) && !(change instanceof TableChange.RemoveProperty)) {
+          throw new TableException("ALTER TABLE " + ident + ": " + change.getClass().getSimpleName() + " is not supported; "
+              + "the columns of a hudi table come from its commits (Riverbed's Spark reader does not write)");
+        }
+      }
+    }
+    return super.alterTable(ident, changes);
+  }
+
+  private static boolean isHudi(Table table) {
+    return isHudiProvider(table.properties().get(TableCatalog.PROP_PROVIDER));
+  }
+
+  /** Riverbed's table for a catalog table, planned now (every query resolves the table anew). */
+  private static Table open(Identifier ident, Table catalogTable, Map<String, String> extra) {
+    try {
+      return new HudiTable(HudiDataSource.open(readOptions(catalogTable.properties(), extra)));
+    } catch (TableException e) {
+      throw new TableException("table " + ident + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The read options a catalog table implies: its location as the path, its storage properties
+   * ({@code OPTIONS (...)}, Hive serde properties) as options, and {@code read_optimized} when
+   * {@code hoodie.query.as.ro.table=true} is a table or storage property.
+   */
+  static Map<String, String> readOptions(Map<String, String> tableProperties, Map<String, String> extra) {
+    Map<String, String> options = new HashMap<>();
+    tableProperties.forEach((k, v) -> {
+      if (k.startsWith(TableCatalog.OPTION_PREFIX) && !NOT_READ_OPTIONS.contains(k.substring(TableCatalog.OPTION_PREFIX.length()))) {
+        options.put(k.substring(TableCatalog.OPTION_PREFIX.length()), v);
+      }
+    });
+    String location = tableProperties.get(TableCatalog.PROP_LOCATION);
+    if (location != null && !location.isBlank()) {
+      options.put(ReadOptions.PATH, location);
+    }
+    String ro = tableProperties.getOrDefault(QUERY_AS_RO_TABLE, tableProperties.get(TableCatalog.OPTION_PREFIX + QUERY_AS_RO_TABLE));
+    if ("true".equalsIgnoreCase(ro == null ? null : ro.trim())) {
+      options.put(ReadOption.QUERY_TYPE.key(), "read_optimized");
+    }
+    options.putAll(extra);
+    return options;
+  }
+
+  private static boolean sameColumns(StructType a, StructType b) {
+    return org.apache.spark.sql.types.DataType.equalsIgnoreCaseAndNullability(a, b);
+  }
+
+  private static StructType withoutMetaColumns(StructType schema) {
+    return new StructType(Arrays.stream(schema.fields()).filter(f -> !LoadedTable.isMetaColumn(f.name()))
+        .toArray(org.apache.spark.sql.types.StructField[]::new));
+  }
+}
