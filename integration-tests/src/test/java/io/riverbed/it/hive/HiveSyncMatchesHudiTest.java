@@ -8,6 +8,7 @@ import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.table.TimelineTimezone;
 import io.riverbed.format.testing.NewFileGroupCommits;
+import io.riverbed.it.oracle.Rows;
 import io.riverbed.it.riverbed.RiverbedScenarios;
 import io.riverbed.it.scenario.ScenarioTable;
 import io.riverbed.it.scenario.Trip;
@@ -41,8 +42,9 @@ import org.junit.jupiter.api.io.TempDir;
  * one Hive Metastore 3.1.3 (another child JVM), each into its own database; every field of every
  * registered table (columns, partition keys, formats, serde and its properties, location, table
  * properties, each partition's values, location and columns) must be the same. Only the create
- * time and {@code transient_lastDdlTime} (when each tool ran) may differ. And Spark SQL (with
- * Hudi's bundle) reading the tables Riverbed synced by name returns what reading their paths does.
+ * time and {@code transient_lastDdlTime} (when each tool ran) may differ. And Spark SQL reading the
+ * tables Riverbed synced by name, with Hudi's bundle or with Riverbed's reader and
+ * {@code RiverbedCatalog}, returns what Hudi reading their paths does.
  */
 class HiveSyncMatchesHudiTest {
   static final String HUDI_DB = "hudi_db";
@@ -168,19 +170,25 @@ class HiveSyncMatchesHudiTest {
     riverbedSync(mor.path().toUri().toString(), "trips", Trip.PARTITION_FIELDS);
     riverbedSync(cow.path().toUri().toString(), "composite", Trip.PARTITION_FIELDS);
 
-    List<SqlByNameMain.Answer> answers = SqlByNameMain.read(metastore.uri, dir.resolve("by-name"), List.of(
+    List<SqlByNameMain.Read> reads = List.of(
         new SqlByNameMain.Read(RIVERBED_DB + ".trips_rt", mor.path().toUri().toString(), "snapshot"),
         new SqlByNameMain.Read(RIVERBED_DB + ".trips", mor.path().toUri().toString(), "snapshot"),
         new SqlByNameMain.Read(RIVERBED_DB + ".trips_ro", mor.path().toUri().toString(), "read_optimized"),
-        new SqlByNameMain.Read(RIVERBED_DB + ".composite", cow.path().toUri().toString(), "snapshot")));
+        new SqlByNameMain.Read(RIVERBED_DB + ".composite", cow.path().toUri().toString(), "snapshot"));
+    List<SqlByNameMain.Answer> answers = SqlByNameMain.read(metastore.uri, dir.resolve("by-name"), reads);
+    List<Rows> riverbedByName = SqlByNameMain.readWithRiverbed(metastore.uri, dir.resolve("by-name-riverbed"), reads);
 
-    for (SqlByNameMain.Answer answer : answers) {
+    for (int i = 0; i < reads.size(); i++) {
+      SqlByNameMain.Answer answer = answers.get(i);
       assertThat(answer.byName().size()).as(answer.read().table()).isPositive();
       assertThat(answer.byName().lines()).as(answer.read().table() + " by name vs its path")
+          .containsExactlyElementsOf(answer.byPath().lines());
+      assertThat(riverbedByName.get(i).lines()).as(answer.read().table() + " by name through RiverbedCatalog vs Hudi reading its path")
           .containsExactlyElementsOf(answer.byPath().lines());
     }
     // the read-optimized table reads base files only: the MOR table's logs make its rows differ
     assertThat(answers.get(2).byName().lines()).isNotEqualTo(answers.get(0).byName().lines());
+    assertThat(riverbedByName.get(2).lines()).isNotEqualTo(riverbedByName.get(0).lines());
   }
 
   static final Schema EVENT = SchemaBuilder.record("event").namespace("hoodie.events").fields()

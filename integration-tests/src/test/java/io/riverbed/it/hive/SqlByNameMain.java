@@ -17,11 +17,16 @@ import org.apache.spark.sql.SparkSession;
 
 /**
  * Spark SQL reading metastore tables by name, in a child JVM: a local Spark with Hive support on
- * the metastore, with Apache Hudi's bundle and without Riverbed's reader (both register the
- * provider name {@code hudi}, which a synced table names). For each table it also reads the
- * table's path with Hudi's data source, so a test compares the two.
+ * the metastore, with one reader for the provider name {@code hudi} that a synced table names
+ * (both register it). {@link #read} runs Apache Hudi's bundle, without Riverbed's reader, and also
+ * reads each table's path with Hudi's data source, so a test compares the two;
+ * {@link #readWithRiverbed} runs Riverbed's reader, without Hudi's bundle, behind
+ * {@code spark.sql.catalog.spark_catalog=io.riverbed.spark.RiverbedCatalog}.
  */
 public final class SqlByNameMain {
+  static final String HUDI = "hudi";
+  static final String RIVERBED = "riverbed";
+
   /** One read: the metastore table, the base path and the query type its path is read with. */
   public record Read(String table, String basePath, String queryType) {}
 
@@ -30,8 +35,32 @@ public final class SqlByNameMain {
 
   private SqlByNameMain() {}
 
-  /** Runs the reads in a child JVM (classpath: the test classpath without Riverbed's reader). */
+  /** Runs the reads with Hudi's bundle in a child JVM (classpath: the test classpath without Riverbed's reader). */
   public static List<Answer> read(String metastoreUri, Path workDir, List<Read> reads) throws Exception {
+    Path out = run(HUDI, "riverbed.hudi.only.classpath.file", metastoreUri, workDir, reads);
+    var answers = new ArrayList<Answer>();
+    for (int i = 0; i < reads.size(); i++) {
+      answers.add(new Answer(reads.get(i), Rows.readJsonLines(out.resolve(i + ".byname.jsonl")),
+          Rows.readJsonLines(out.resolve(i + ".bypath.jsonl"))));
+    }
+    return answers;
+  }
+
+  /**
+   * What the tables read by name with Riverbed's reader and catalog, in a child JVM (classpath: the
+   * test classpath without Hudi 0.15's bundle); the reads' query types are not used.
+   */
+  public static List<Rows> readWithRiverbed(String metastoreUri, Path workDir, List<Read> reads) throws Exception {
+    Path out = run(RIVERBED, "riverbed.oracle.classpath.file", metastoreUri, workDir, reads);
+    var rows = new ArrayList<Rows>();
+    for (int i = 0; i < reads.size(); i++) {
+      rows.add(Rows.readJsonLines(out.resolve(i + ".byname.jsonl")));
+    }
+    return rows;
+  }
+
+  private static Path run(String reader, String classpathProperty, String metastoreUri, Path workDir, List<Read> reads)
+      throws Exception {
     Path out = Files.createDirectories(workDir);
     Path log = out.resolve("spark-by-name.log");
     var command = new ArrayList<String>();
@@ -41,8 +70,9 @@ public final class SqlByNameMain {
     command.add("-Djava.io.tmpdir=" + Files.createDirectories(out.resolve("tmp")));
     command.add("-Duser.timezone=UTC");
     command.add("-cp");
-    command.add(classpath());
+    command.add(classpath(classpathProperty));
     command.add(SqlByNameMain.class.getName());
+    command.add(reader);
     command.add(metastoreUri);
     command.add(out.toString());
     reads.forEach(r -> command.addAll(List.of(r.table(), r.basePath(), r.queryType())));
@@ -57,18 +87,13 @@ public final class SqlByNameMain {
       throw new IllegalStateException("Spark SQL by name failed (exit " + child.exitValue() + "); log " + log + ":\n"
           + String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size())));
     }
-    var answers = new ArrayList<Answer>();
-    for (int i = 0; i < reads.size(); i++) {
-      answers.add(new Answer(reads.get(i), Rows.readJsonLines(out.resolve(i + ".byname.jsonl")),
-          Rows.readJsonLines(out.resolve(i + ".bypath.jsonl"))));
-    }
-    return answers;
+    return out;
   }
 
-  private static String classpath() {
-    String file = System.getProperty("riverbed.hudi.only.classpath.file");
+  private static String classpath(String property) {
+    String file = System.getProperty(property);
     if (file == null) {
-      throw new IllegalStateException("system property riverbed.hudi.only.classpath.file not set (surefire sets it)");
+      throw new IllegalStateException("system property " + property + " not set (surefire sets it)");
     }
     try {
       String classes = Path.of(SqlByNameMain.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
@@ -80,19 +105,26 @@ public final class SqlByNameMain {
     }
   }
 
-  /** Arguments: {@code METASTORE_URI OUT (TABLE PATH QUERY_TYPE)...}. */
+  /** Arguments: {@code hudi|riverbed METASTORE_URI OUT (TABLE PATH QUERY_TYPE)...}. */
   public static void main(String[] args) {
-    Path out = Path.of(args[1]);
-    SparkSession spark = LocalSpark.builder("hive-by-name")
-        .config("spark.hadoop.hive.metastore.uris", args[0])
+    boolean hudi = args[0].equals(HUDI);
+    Path out = Path.of(args[2]);
+    SparkSession spark = (hudi ? LocalSpark.builder("hive-by-name")
+            : LocalSpark.withoutHudi("hive-by-name-riverbed").config("spark.sql.catalog.spark_catalog", "io.riverbed.spark.RiverbedCatalog"))
+        .config("spark.hadoop.hive.metastore.uris", args[1])
         .enableHiveSupport()
         .getOrCreate();
     try {
-      for (int i = 2, n = 0; i + 2 < args.length; i += 3, n++) {
+      for (int i = 3, n = 0; i + 2 < args.length; i += 3, n++) {
         SparkOracle.canonicalRows(spark.sql("SELECT * FROM " + args[i])).writeJsonLines(out.resolve(n + ".byname.jsonl"));
-        SparkOracle.canonicalRows(spark.read().format(SparkOracle.HUDI_SOURCE)
-                .option("hoodie.datasource.query.type", args[i + 2]).load(args[i + 1]))
-            .writeJsonLines(out.resolve(n + ".bypath.jsonl"));
+        if (hudi) {
+          SparkOracle.canonicalRows(spark.read().format(SparkOracle.HUDI_SOURCE)
+                  .option("hoodie.datasource.query.type", args[i + 2]).load(args[i + 1]))
+              .writeJsonLines(out.resolve(n + ".bypath.jsonl"));
+        } else if (!spark.table(args[i]).queryExecution().executedPlan().toString().contains("BatchScan hudi")) {
+          throw new IllegalStateException(args[i] + " was not read by Riverbed's reader:\n"
+              + spark.table(args[i]).queryExecution().executedPlan());
+        }
       }
     } finally {
       spark.stop();

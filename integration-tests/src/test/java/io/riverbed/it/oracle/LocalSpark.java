@@ -19,6 +19,14 @@ public final class LocalSpark {
 
   /** The session's builder with these settings, for a caller that adds its own (e.g. Hive support). */
   public static SparkSession.Builder builder(String appName) {
+    return withoutHudi(appName)
+        .config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
+        .config("spark.kryo.registrator", "org.apache.spark.HoodieSparkKryoRegistrar")
+        .config("spark.sql.extensions", "org.apache.spark.sql.hudi.HoodieSparkSessionExtension");
+  }
+
+  /** The same settings without Hudi's serializer and session extension, for a JVM without Hudi's bundle. */
+  public static SparkSession.Builder withoutHudi(String appName) {
     Path scratch = Path.of(System.getProperty("java.io.tmpdir")).toAbsolutePath().resolve("spark-" + appName);
     return SparkSession.builder()
         .appName(appName)
@@ -29,9 +37,6 @@ public final class LocalSpark {
         .config("spark.sql.shuffle.partitions", "4")
         .config("spark.default.parallelism", "4")
         .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.serializer", "org.apache.spark.serializer.KryoSerializer")
-        .config("spark.kryo.registrator", "org.apache.spark.HoodieSparkKryoRegistrar")
-        .config("spark.sql.extensions", "org.apache.spark.sql.hudi.HoodieSparkSessionExtension")
         .config("spark.sql.warehouse.dir", scratch.resolve("warehouse").toString())
         .config("spark.local.dir", scratch.resolve("local").toString())
         .config("spark.sql.sources.parallelPartitionDiscovery.parallelism", "2")
