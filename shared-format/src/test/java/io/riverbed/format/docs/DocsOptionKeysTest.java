@@ -35,7 +35,13 @@ class DocsOptionKeysTest {
    */
   static final Map<String, String> HUDI_KEYS_NAMED_FOR_COMPARISON = Map.of(
       "hoodie.metadata.enable", "Hudi writers' metadata-table switch: Riverbed turns the metadata table off as a Hudi "
-          + "writer with hoodie.metadata.enable=false does (MIGRATING_FROM_HUDI, COMPATIBILITY, PERFORMANCE)");
+          + "writer with hoodie.metadata.enable=false does (MIGRATING_FROM_HUDI, COMPATIBILITY, PERFORMANCE)",
+      "hoodie.query.as.ro.table", "the serde (or table) property a Hive sync registers on a MERGE_ON_READ table's _ro "
+          + "table, not an option; Spark's RiverbedCatalog reads it (HIVE_SYNC, clusters/SPARK)",
+      "hoodie.datasource.hive_sync", "the prefix of Hudi's sync option names, which hive-sync takes any option under "
+          + "(HIVE_SYNC, deploy/README)",
+      "hoodie.datasource.hive_sync.filter_pushdown_enabled", "a Hudi sync option Riverbed does not implement, named "
+          + "where HIVE_SYNC lists the differences");
 
   @Test
   void everyHoodieAndRiverbedKeyInDocsAndDeployExistsInTheCode() throws IOException {
