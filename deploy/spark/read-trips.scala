@@ -23,3 +23,10 @@ println(s"riverbed: incremental rows after ${commits.head} = ${changes.count()}"
 // Time travel: the table as of its first commit.
 val first = spark.read.format("hudi").option("as.of.instant", commits.head).load(path)
 println(s"riverbed: rows as of ${commits.head} = ${first.count()}")
+
+// Spark SQL by table name, through spark.sql.catalog.spark_catalog=io.riverbed.spark.RiverbedCatalog
+// (riverbed-spark.sh sets it): register the table in the session's catalog (a table riverbed-hive-sync
+// registered in a Hive Metastore is there already), then query it, also as of a commit.
+spark.sql(s"CREATE TABLE IF NOT EXISTS trips_by_name USING hudi LOCATION '$path'")
+println(s"riverbed: rows by name = ${spark.sql("SELECT count(*) FROM trips_by_name").first.getLong(0)}")
+println(s"riverbed: rows by name as of ${commits.head} = ${spark.sql(s"SELECT count(*) FROM trips_by_name VERSION AS OF '${commits.head}'").first.getLong(0)}")

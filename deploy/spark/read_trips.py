@@ -30,6 +30,14 @@ def main(path):
     # Time travel: the table as of its first commit.
     first = spark.read.format("hudi").option("as.of.instant", commits[0]).load(path)
     print("riverbed: rows as of", commits[0], "=", first.count())
+
+    # Spark SQL by table name, through spark.sql.catalog.spark_catalog=io.riverbed.spark.RiverbedCatalog
+    # (riverbed-spark.sh sets it): register the table in the session's catalog (a table riverbed-hive-sync
+    # registered in a Hive Metastore is there already), then query it, also as of a commit.
+    spark.sql(f"CREATE TABLE IF NOT EXISTS trips_by_name USING hudi LOCATION '{path}'")
+    print("riverbed: rows by name =", spark.sql("SELECT count(*) FROM trips_by_name").first()[0])
+    print("riverbed: rows by name as of", commits[0], "=",
+          spark.sql(f"SELECT count(*) FROM trips_by_name VERSION AS OF '{commits[0]}'").first()[0])
     spark.stop()
 
 

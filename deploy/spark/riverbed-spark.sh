@@ -8,9 +8,10 @@
 #   riverbed-spark.sh spark-submit --master yarn --class io.riverbed.spark.ReadMain \
 #     spark-reader/target/riverbed-spark-reader-0.1.0-SNAPSHOT-bundle.jar --table s3a://lake/warehouse/trips --output table
 #
-# The one flag it adds is --jars with the reader's bundle jar: the DataSource 'hudi' (also 'riverbed'
-# and io.riverbed.spark.HudiDataSource) needs no catalog, extension or other setting. Every other
-# argument goes to the tool unchanged. Environment: SPARK_HOME (a Spark 3.5 distribution),
+# It adds --jars with the reader's bundle jar (the DataSource 'hudi', also 'riverbed' and
+# io.riverbed.spark.HudiDataSource) and --conf spark.sql.catalog.spark_catalog=io.riverbed.spark.RiverbedCatalog,
+# which Spark SQL needs to read tables of provider hudi by name (a later --conf overrides it). Every
+# other argument goes to the tool unchanged. Environment: SPARK_HOME (a Spark 3.5 distribution),
 # RIVERBED_SPARK_JAR (default: spark-reader/target/riverbed-spark-reader-*-bundle.jar of this checkout).
 set -euo pipefail
 usage() { sed -n '2,9p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2; exit 2; }
@@ -25,4 +26,4 @@ esac
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 jar="${RIVERBED_SPARK_JAR:-$(ls "$root"/spark-reader/target/riverbed-spark-reader-*-bundle.jar 2>/dev/null | head -n 1 || true)}"
 [[ -f "$jar" ]] || { echo "riverbed-spark.sh: no bundle jar; build it: mvn -pl spark-reader -am package -DskipTests" >&2; exit 1; }
-exec "$SPARK_HOME/bin/$tool" --jars "$jar" "$@"
+exec "$SPARK_HOME/bin/$tool" --jars "$jar" --conf spark.sql.catalog.spark_catalog=io.riverbed.spark.RiverbedCatalog "$@"

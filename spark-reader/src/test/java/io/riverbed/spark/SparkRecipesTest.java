@@ -42,6 +42,8 @@ class SparkRecipesTest {
       "driverCores", "executorMemory", "executorCores", "numExecutors", "archives", "queue", "name", "conf",
       "heartbeatTimeoutInSecond");
 
+  static final String CATALOG_KEY = "spark.sql.catalog.spark_catalog";
+
   @TempDir static Path work;
   static Path sparkHome;
 
@@ -117,7 +119,7 @@ class SparkRecipesTest {
   @Test
   void sparkShellRunsTheScalaRecipeAgainstATableHudiWrote() throws Exception {
     Run run = riverbedSpark(SPARK.resolve("read-trips.scala").toString(), Map.of("RIVERBED_TABLE", GoldenTables.path("mor_small")),
-        "spark-shell", "--master", "local[2]");
+        "spark-shell", "--master", "local[2]", "--conf", "spark.sql.warehouse.dir=" + work.resolve("warehouse"));
     String out = run.stdout();
     assertThat(number(out, "snapshot rows = (\\d+)")).isEqualTo(GoldenTables.expected("mor_small", "snapshot.jsonl").size());
     Matcher commits = Pattern.compile("riverbed: commits = ([0-9,]+)").matcher(out);
@@ -126,6 +128,9 @@ class SparkRecipesTest {
     assertThat(number(out, "incremental rows after " + first + " = (\\d+)"))
         .isEqualTo(GoldenTables.expected("mor_small", "incremental_after_" + first + ".jsonl").size());
     assertThat(number(out, "rows as of " + first + " = (\\d+)"))
+        .isEqualTo(GoldenTables.expected("mor_small", "as_of_" + first + ".jsonl").size());
+    assertThat(number(out, "rows by name = (\\d+)")).isEqualTo(GoldenTables.expected("mor_small", "snapshot.jsonl").size());
+    assertThat(number(out, "rows by name as of " + first + " = (\\d+)"))
         .isEqualTo(GoldenTables.expected("mor_small", "as_of_" + first + ".jsonl").size());
   }
 
@@ -145,19 +150,25 @@ class SparkRecipesTest {
     block.path("conf").fields().forEachRemaining(e -> sparkConfProblem(e.getKey(), e.getValue().asText()).ifPresent(problems::add));
     assertThat(problems).isEmpty();
     assertThat(block.path("conf").path("spark.jars").asText()).matches(".*/riverbed-spark-reader-[^/]*-bundle\\.jar");
+    assertThat(block.path("conf").path(CATALOG_KEY).asText()).isEqualTo(RiverbedCatalog.class.getName());
   }
 
   @Test
   void sparkDefaultsSetOnlyRealSparkConfigurations() throws IOException {
     List<String> problems = new ArrayList<>();
+    List<String> catalogs = new ArrayList<>();
     for (String line : Files.readAllLines(SPARK.resolve("spark-defaults.conf"))) {
       String l = line.strip();
       if (!l.isEmpty() && !l.startsWith("#")) {
         String[] kv = l.split("\\s+", 2);
         sparkConfProblem(kv[0], kv[1]).ifPresent(problems::add);
+        if (kv[0].equals(CATALOG_KEY)) {
+          catalogs.add(kv[1]);
+        }
       }
     }
     assertThat(problems).isEmpty();
+    assertThat(catalogs).containsExactly(RiverbedCatalog.class.getName());
     // The check itself: a misspelt key and a value of the wrong type are caught.
     assertThat(sparkConfProblem("spark.sql.parquet.enableVectorizedReadr", "true")).isPresent();
     assertThat(sparkConfProblem("spark.sql.parquet.columnarReaderBatchSize", "many")).isPresent();
