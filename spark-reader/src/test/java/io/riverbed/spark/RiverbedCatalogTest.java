@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
@@ -91,6 +92,15 @@ class RiverbedCatalogTest {
   }
 
   @Test
+  void queryAsRoTableAsAStorageProperty() {
+    // how a Hive sync registers it: a serde property, which Spark shows as a storage option
+    spark.sql("CREATE TABLE mor_ro_serde USING hudi OPTIONS ('hoodie.query.as.ro.table' = 'true') "
+        + "LOCATION '" + GoldenTables.path("mor_small") + "'");
+    assertThat(GoldenTables.lines(spark.table("mor_ro_serde")))
+        .containsExactlyElementsOf(GoldenTables.expected("mor_small", "read_optimized.jsonl"));
+  }
+
+  @Test
   void tableOptionsAreReadOptions() {
     spark.sql("CREATE TABLE mor_opt USING hudi OPTIONS ('hoodie.datasource.query.type' = 'read_optimized') "
         + "LOCATION '" + GoldenTables.path("mor_small") + "'");
@@ -108,6 +118,16 @@ class RiverbedCatalogTest {
         .containsExactlyElementsOf(GoldenTables.expected("mor_small", "as_of_20261129140351987.jsonl"));
     assertThat(GoldenTables.lines(spark.sql("SELECT * FROM mor TIMESTAMP AS OF '2026-11-29 14:03:49.527'")))
         .containsExactlyElementsOf(GoldenTables.expected("mor_small", "as_of_20261129140349527.jsonl"));
+    // the timestamp is the instant's wall-clock time as the session time zone shows it
+    spark.conf().set("spark.sql.session.timeZone", "America/New_York");
+    Dataset<Row> newYork;
+    try {
+      newYork = spark.sql("SELECT * FROM mor TIMESTAMP AS OF '2026-11-29 14:03:52'");
+    } finally {
+      spark.conf().set("spark.sql.session.timeZone", "UTC");
+    }
+    assertThat(GoldenTables.lines(newYork))
+        .containsExactlyElementsOf(GoldenTables.expected("mor_small", "as_of_20261129140351987.jsonl"));
     assertThatThrownBy(() -> spark.sql("SELECT * FROM mor VERSION AS OF '20200101000000000'").collect())
         .isInstanceOf(TableException.class).hasMessageContaining("outside its timeline");
   }
@@ -154,6 +174,9 @@ class RiverbedCatalogTest {
   void writesAreRefused() {
     assertThatThrownBy(() -> spark.sql("INSERT INTO cow SELECT * FROM cow_by_path"))
         .hasMessageContaining("does not support append");
+    assertThatThrownBy(() -> spark.sql("CREATE TABLE cow_ctas USING hudi AS SELECT * FROM cow_by_path"))
+        .isInstanceOf(TableException.class).hasMessageContaining("give LOCATION");
+    assertThat(spark.catalog().tableExists("cow_ctas")).isFalse();
     assertThatThrownBy(() -> spark.sql("ALTER TABLE cow ADD COLUMNS (extra STRING)"))
         .isInstanceOf(TableException.class).hasMessageContaining("AddColumn is not supported");
   }
