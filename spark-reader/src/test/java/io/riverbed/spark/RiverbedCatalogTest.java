@@ -101,6 +101,15 @@ class RiverbedCatalogTest {
   }
 
   @Test
+  void alterTableSetsAndUnsetsTheReadOptimizedFlag() {
+    spark.sql("CREATE TABLE mor_alter USING hudi LOCATION '" + GoldenTables.path("mor_small") + "'");
+    spark.sql("ALTER TABLE mor_alter SET TBLPROPERTIES ('hoodie.query.as.ro.table' = 'true')");
+    assertThat(spark.table("mor_alter").count()).isEqualTo(8);
+    spark.sql("ALTER TABLE mor_alter UNSET TBLPROPERTIES ('hoodie.query.as.ro.table')");
+    assertThat(spark.table("mor_alter").count()).isEqualTo(6);
+  }
+
+  @Test
   void tableOptionsAreReadOptions() {
     spark.sql("CREATE TABLE mor_opt USING hudi OPTIONS ('hoodie.datasource.query.type' = 'read_optimized') "
         + "LOCATION '" + GoldenTables.path("mor_small") + "'");
