@@ -73,32 +73,15 @@ echo "quickstart: sample data: $(wc -l < "$DIR/trips-1.jsonl") inserts, $(wc -l 
 # harmless Flink warnings a bounded job prints when its sources finish.
 if [[ -z "${RIVERBED_LOG_CONFIG:-}" ]]; then
   export RIVERBED_LOG_CONFIG="$DIR/log4j2.properties"
-  cat > "$RIVERBED_LOG_CONFIG" <<'LOG'
-rootLogger.level = WARN
-rootLogger.appenderRef.err.ref = err
-appender.err.type = Console
-appender.err.name = err
-appender.err.target = SYSTEM_ERR
-appender.err.layout.type = PatternLayout
-appender.err.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1} - %m%n
-logger.riverbed.name = io.riverbed
-logger.riverbed.level = INFO
+  # The launchers' default config, plus the loggers of those warnings, Flink metrics and Kafka.
+  cp "$ROOT/deploy/bin/lib/log4j2.properties" "$RIVERBED_LOG_CONFIG"
+  cat >> "$RIVERBED_LOG_CONFIG" <<'LOG'
 logger.jobmaster.name = org.apache.flink.runtime.jobmaster.JobMaster
 logger.jobmaster.level = ERROR
 logger.metrics.name = org.apache.flink.runtime.metrics.groups
 logger.metrics.level = ERROR
 logger.metrics2.name = org.apache.flink.metrics
 logger.metrics2.level = ERROR
-logger.hadoop.name = org.apache.hadoop.util.NativeCodeLoader
-logger.hadoop.level = ERROR
-logger.flinkhadoop.name = org.apache.flink.runtime.util.HadoopUtils
-logger.flinkhadoop.level = ERROR
-logger.tokens.name = org.apache.flink.runtime.security.token
-logger.tokens.level = ERROR
-logger.webmonitor.name = org.apache.flink.runtime.webmonitor.WebMonitorUtils
-logger.webmonitor.level = ERROR
-logger.checkpoints.name = org.apache.flink.runtime.checkpoint.CheckpointFailureManager
-logger.checkpoints.level = ERROR
 logger.kafka.name = org.apache.kafka
 logger.kafka.level = ERROR
 LOG

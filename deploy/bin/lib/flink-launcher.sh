@@ -34,30 +34,7 @@ fi
 # `flink run`, so it is taken from here), minus test frameworks.
 CP="$JAR:$(tr ':' '\n' < "$CP_FILE" | grep -v -E '/(junit|org/junit|assertj|opentest4j|apiguardian)[/-]|-tests\.jar$|\.pom$|/test-classes$' | paste -sd: -)"
 
-LOG_CONFIG="${RIVERBED_LOG_CONFIG:-$MODULE/target/launcher-log4j2.properties}"
-if [[ ! -f "$LOG_CONFIG" ]]; then
-  cat > "$LOG_CONFIG" <<'LOG'
-rootLogger.level = WARN
-rootLogger.appenderRef.err.ref = err
-appender.err.type = Console
-appender.err.name = err
-appender.err.target = SYSTEM_ERR
-appender.err.layout.type = PatternLayout
-appender.err.layout.pattern = %d{HH:mm:ss,SSS} %-5p %c{1} - %m%n
-logger.riverbed.name = io.riverbed
-logger.riverbed.level = INFO
-logger.quiet1.name = org.apache.hadoop.util.NativeCodeLoader
-logger.quiet1.level = ERROR
-logger.quiet2.name = org.apache.flink.runtime.util.HadoopUtils
-logger.quiet2.level = ERROR
-logger.quiet3.name = org.apache.flink.runtime.security.token
-logger.quiet3.level = ERROR
-logger.quiet4.name = org.apache.flink.runtime.webmonitor.WebMonitorUtils
-logger.quiet4.level = ERROR
-logger.quiet5.name = org.apache.flink.runtime.checkpoint.CheckpointFailureManager
-logger.quiet5.level = ERROR
-LOG
-fi
+LOG_CONFIG="${RIVERBED_LOG_CONFIG:-$ROOT/deploy/bin/lib/log4j2.properties}"
 
 JAVA="${JAVA:-java}"
 FLAGS=(

@@ -14,17 +14,19 @@ import org.apache.flink.streaming.api.functions.source.SourceFunction;
 import org.apache.flink.table.data.RowData;
 
 /**
- * A deterministic bounded source (parallelism 1) that emits one chunk of rows per checkpoint: after
- * emitting chunk c it waits until a checkpoint taken after c completed (plus {@code idleCheckpoints}
- * more, which see no data) before emitting c+1. Its position is checkpointed, so a restarted job
- * replays exactly the chunks the restored checkpoint had not covered.
+ * A deterministic bounded source (parallelism 1) that emits one chunk of rows per checkpoint and
+ * checkpoints its position, so a restarted job replays exactly the chunks not yet covered.
  */
-final class ChunkedSource implements SourceFunction<RowData>, CheckpointedFunction, CheckpointListener {
+public final class ChunkedSource implements SourceFunction<RowData>, CheckpointedFunction, CheckpointListener {
   private static final long serialVersionUID = 1L;
+  private static final int NO_FAILURE = -1;
   private static final Map<String, List<List<RowData>>> DATASETS = new ConcurrentHashMap<>();
+  private static final Map<String, Integer> RESTORED = new ConcurrentHashMap<>();
+  private static final Map<String, Boolean> FAILED = new ConcurrentHashMap<>();
 
   private final String dataset;
   private final int idleCheckpoints;
+  private final int failAfter;
   private transient ListState<Integer> positionState;
   private transient volatile int next;
   private transient volatile long awaitedCheckpoint;
@@ -32,14 +34,38 @@ final class ChunkedSource implements SourceFunction<RowData>, CheckpointedFuncti
   private transient volatile boolean emittedSinceSnapshot;
   private transient volatile boolean running;
 
-  ChunkedSource(String dataset, int idleCheckpoints) {
-    this.dataset = dataset;
-    this.idleCheckpoints = idleCheckpoints;
+  /**
+   * After emitting chunk c it waits until a checkpoint taken after c completed, plus
+   * {@code idleCheckpoints} more (which see no data), before emitting c+1.
+   */
+  public ChunkedSource(String dataset, int idleCheckpoints) {
+    this(dataset, idleCheckpoints, NO_FAILURE);
   }
 
-  static String register(String name, List<List<RowData>> chunks) {
+  private ChunkedSource(String dataset, int idleCheckpoints, int failAfter) {
+    this.dataset = dataset;
+    this.idleCheckpoints = idleCheckpoints;
+    this.failAfter = failAfter;
+  }
+
+  /**
+   * A source that, on its first attempt, fails once a checkpoint covering chunk {@code failAfter}
+   * has completed, so the job restarts from a checkpoint; see {@link #restoredPosition}.
+   */
+  public static ChunkedSource failingOnceAfter(String dataset, int failAfter) {
+    return new ChunkedSource(dataset, 0, failAfter);
+  }
+
+  public static String register(String name, List<List<RowData>> chunks) {
     DATASETS.put(name, chunks);
+    RESTORED.remove(name);
+    FAILED.remove(name);
     return name;
+  }
+
+  /** The position restored from a checkpoint, if the job restarted. */
+  public static Integer restoredPosition(String name) {
+    return RESTORED.get(name);
   }
 
   @Override
@@ -48,6 +74,9 @@ final class ChunkedSource implements SourceFunction<RowData>, CheckpointedFuncti
     next = 0;
     for (Integer p : positionState.get()) {
       next = p;
+    }
+    if (context.isRestored()) {
+      RESTORED.put(dataset, next);
     }
     awaitedCheckpoint = Long.MAX_VALUE;
   }
@@ -68,6 +97,9 @@ final class ChunkedSource implements SourceFunction<RowData>, CheckpointedFuncti
       }
       while (running && completedSinceEmit <= idleCheckpoints) {
         Thread.sleep(2);
+      }
+      if (failAfter != NO_FAILURE && next == failAfter + 1 && FAILED.putIfAbsent(dataset, true) == null) {
+        throw new IllegalStateException("injected failure after chunk " + failAfter + " was committed");
       }
     }
   }

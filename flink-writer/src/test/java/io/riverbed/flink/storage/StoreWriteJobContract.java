@@ -2,6 +2,7 @@ package io.riverbed.flink.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.riverbed.flink.ChunkedSource;
 import io.riverbed.flink.RiverbedSink;
 import io.riverbed.format.query.QuerySpec;
 import io.riverbed.format.table.Table;
@@ -96,7 +97,7 @@ abstract class StoreWriteJobContract {
   void streamingWriteWithCheckpointsOnTheStoreRestartsFromThemAndEqualsTheModel() throws Exception {
     String name = getClass().getSimpleName();
     List<List<RowData>> chunks = chunks();
-    PacedSource.register(name, chunks);
+    ChunkedSource.register(name, chunks);
     String tablePath = uri("warehouse/flink_trips");
     String checkpoints = uri("checkpoints/" + name);
 
@@ -108,7 +109,7 @@ abstract class StoreWriteJobContract {
     env.getCheckpointConfig().setCheckpointStorage(new FileSystemCheckpointStorage(URI.create(checkpoints), 0));
     // One restart: the injected failure. Any other failure (e.g. a race on the store) fails the job.
     env.setRestartStrategy(RestartStrategies.fixedDelayRestart(1, Time.milliseconds(100)));
-    var stream = env.addSource(new PacedSource(name, 1), "paced", InternalTypeInfo.of(ROW_TYPE)).setParallelism(1);
+    var stream = env.addSource(ChunkedSource.failingOnceAfter(name, 1), "paced", InternalTypeInfo.of(ROW_TYPE)).setParallelism(1);
     Map<String, String> options = new LinkedHashMap<>();
     options.put("path", tablePath);
     options.put("hoodie.table.name", "flink_trips");
@@ -122,7 +123,7 @@ abstract class StoreWriteJobContract {
     JobExecutionResult result = env.execute(name);
     System.out.printf("STORAGE %s: job ran in %.1f s%n", name, (System.nanoTime() - start) / 1e9);
 
-    assertThat(PacedSource.restoredPosition(name)).as("the job restarted from a checkpoint on the store").isNotNull()
+    assertThat(ChunkedSource.restoredPosition(name)).as("the job restarted from a checkpoint on the store").isNotNull()
         .isGreaterThanOrEqualTo(1);
     Configuration conf = new Configuration();
     hadoopSettings().forEach(conf::set);

@@ -8,6 +8,7 @@ import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.table.TimelineTimezone;
+import io.riverbed.format.timeline.RollbackMetadata;
 import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.timeline.WriteStat;
@@ -19,6 +20,7 @@ import io.riverbed.format.write.CreateHandle;
 import io.riverbed.format.write.InsertAssigner;
 import io.riverbed.format.write.MergeHandle;
 import io.riverbed.format.write.RecordKeyer;
+import io.riverbed.format.write.Rollback;
 import io.riverbed.format.write.WriteOptions;
 import io.riverbed.format.write.WriteRecord;
 import io.riverbed.format.write.WriteTaskContext;
@@ -42,12 +44,10 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 
 /**
- * Writes a scenario table with Riverbed's engine-neutral write primitives (no engine): the test
- * plays the part of the index a Flink job keeps in state, routing updates and deletes to the file
- * group holding the key and new keys to small or new file groups. Keeps the same expected model
- * as the Hudi-side scenario writer.
+ * Writes a scenario table on a Hadoop file system with Riverbed's write primitives, the test playing
+ * the index a Flink job keeps in state; keeps the expected model after each completed instant.
  */
-final class RiverbedScenarioWriter {
+public final class RiverbedScenarioWriter {
   private final Path path;
   private final TableSpec spec;
   private final Table table;
@@ -58,7 +58,12 @@ final class RiverbedScenarioWriter {
   private final Map<String, FileGroupId> index = new HashMap<>();
   private final List<ScenarioTable.Commit> commits = new ArrayList<>();
 
+  /** Writes the table at {@code path} on the local disk, in base files of up to 256 KiB. */
   RiverbedScenarioWriter(Path path, TableSpec spec) {
+    this(localFileSystem(), new org.apache.hadoop.fs.Path(path.toUri()), path, spec, 256 * 1024);
+  }
+
+  private RiverbedScenarioWriter(FileSystem fs, org.apache.hadoop.fs.Path location, Path path, TableSpec spec, long maxFileSize) {
     this.path = path;
     this.spec = spec;
     this.schema = TripAvro.schema(spec.name());
@@ -74,18 +79,30 @@ final class RiverbedScenarioWriter {
         .createSchema(schema.toString())
         .timelineTimezone(TimelineTimezone.UTC)
         .build();
-    try {
-      this.table = Table.create(FileSystem.getLocal(new Configuration()), new org.apache.hadoop.fs.Path(path.toUri()), config);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    this.table = Table.create(fs, location, config);
     this.keyer = RecordKeyer.forTable(config);
-    this.options = WriteOptions.fromMap(Map.of("hoodie.parquet.max.file.size", String.valueOf(256 * 1024)));
+    this.options = WriteOptions.fromMap(Map.of("hoodie.parquet.max.file.size", String.valueOf(maxFileSize)));
     this.model = new ExpectedTable(spec);
   }
 
+  /**
+   * Writes the table at {@code location} on {@code fs}, in base files of up to {@code maxFileSize}
+   * bytes; the path of the {@link ScenarioTable} it finishes is then only a label.
+   */
+  public static RiverbedScenarioWriter onFileSystem(FileSystem fs, org.apache.hadoop.fs.Path location, TableSpec spec, long maxFileSize) {
+    return new RiverbedScenarioWriter(fs, location, Path.of(location.toString()), spec, maxFileSize);
+  }
+
+  private static FileSystem localFileSystem() {
+    try {
+      return FileSystem.getLocal(new Configuration());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** A first load into new base files (MOR included), as a bulk insert does. */
-  ScenarioTable.Commit bulkInsert(List<Trip> trips) {
+  public ScenarioTable.Commit bulkInsert(List<Trip> trips) {
     WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.BULK_INSERT);
     WriteTaskContext ctx = WriteTaskContext.single(table, txn.instantTime(), schema);
     List<WriteRecord> records = BatchPrecombiner.precombine(trips.stream().map(this::toWriteRecord).toList());
@@ -96,25 +113,37 @@ final class RiverbedScenarioWriter {
     return finish(txn, "bulk_insert", () -> model.upsert(trips, txn.instantTime()));
   }
 
-  ScenarioTable.Commit upsert(List<Trip> trips) {
+  public ScenarioTable.Commit upsert(List<Trip> trips) {
     WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.UPSERT);
-    write(txn, BatchPrecombiner.precombine(trips.stream().map(this::toWriteRecord).toList()));
+    write(txn, BatchPrecombiner.precombine(trips.stream().map(this::toWriteRecord).toList()), index);
     return finish(txn, "upsert", () -> model.upsert(trips, txn.instantTime()));
   }
 
-  ScenarioTable.Commit delete(List<Trip> trips) {
+  public ScenarioTable.Commit delete(List<Trip> trips) {
     WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.DELETE);
     List<WriteRecord> deletes = trips.stream()
         .map(t -> WriteRecord.delete(spec.recordKey(t), t.partitionPath(spec.hiveStylePartitioning()), 0))
         .filter(d -> index.containsKey(d.recordKey()))
         .toList();
-    write(txn, deletes);
+    write(txn, deletes, index);
     deletes.forEach(d -> index.remove(d.recordKey()));
     return finish(txn, "delete", () -> model.delete(trips));
   }
 
+  /**
+   * An upsert whose writer dies before committing: its files are written, the instant stays
+   * inflight; then every failed write is rolled back. The model does not change.
+   *
+   * @return the rollbacks done
+   */
+  public List<RollbackMetadata> failedUpsertRolledBack(List<Trip> trips) {
+    WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.UPSERT);
+    write(txn, BatchPrecombiner.precombine(trips.stream().map(this::toWriteRecord).toList()), new HashMap<>(index));
+    return Rollback.rollbackFailedWrites(table.reload());
+  }
+
   /** Schedules and runs a compaction of every file group with logs. */
-  ScenarioTable.Commit compact() {
+  public ScenarioTable.Commit compact() {
     CompactionScheduler.Result scheduled = CompactionScheduler.of(table).schedule();
     String instant = scheduled.instantTime().orElseThrow(() -> new IllegalStateException("nothing compacted: " + scheduled.reason()));
     CompactionRunner.of(table, instant).run();
@@ -123,15 +152,15 @@ final class RiverbedScenarioWriter {
     return commit;
   }
 
-  ExpectedTable model() {
+  public ExpectedTable model() {
     return model;
   }
 
-  Table table() {
+  public Table table() {
     return table;
   }
 
-  ScenarioTable finish() {
+  public ScenarioTable finish() {
     return new ScenarioTable(path, spec, commits, model.writtenVersions());
   }
 
@@ -139,14 +168,17 @@ final class RiverbedScenarioWriter {
     return keyer.toWriteRecord(TripAvro.toRecord(schema, trip));
   }
 
-  /** Routes a precombined batch: known keys to their file group, new keys by the insert assigner. */
-  private void write(WriteTransaction txn, List<WriteRecord> batch) {
+  /**
+   * Routes a precombined batch: keys in {@code keyIndex} to their file group, new keys by the insert
+   * assigner; records in {@code keyIndex} where the written keys now are.
+   */
+  private void write(WriteTransaction txn, List<WriteRecord> batch, Map<String, FileGroupId> keyIndex) {
     WriteTaskContext ctx = WriteTaskContext.single(table, txn.instantTime(), schema);
     FileSystemView view = view();
     Map<FileGroupId, List<WriteRecord>> byGroup = new LinkedHashMap<>();
     List<WriteRecord> inserts = new ArrayList<>();
     for (WriteRecord r : batch) {
-      FileGroupId id = index.get(r.recordKey());
+      FileGroupId id = keyIndex.get(r.recordKey());
       if (id != null) {
         byGroup.computeIfAbsent(id, g -> new ArrayList<>()).add(r);
       } else if (!r.isDelete()) {
@@ -168,7 +200,7 @@ final class RiverbedScenarioWriter {
         stat = Optional.of(MergeHandle.of(ctx, view.latestSliceForWrite(id).orElseThrow()).merge(records));
       }
       stat.ifPresent(txn::addWriteStat);
-      records.stream().filter(r -> !r.isDelete()).forEach(r -> index.put(r.recordKey(), id));
+      records.stream().filter(r -> !r.isDelete()).forEach(r -> keyIndex.put(r.recordKey(), id));
     });
   }
 

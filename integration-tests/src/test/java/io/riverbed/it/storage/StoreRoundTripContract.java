@@ -12,6 +12,7 @@ import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.it.oracle.Query;
 import io.riverbed.it.oracle.Rows;
 import io.riverbed.it.oracle.SparkOracle;
+import io.riverbed.it.riverbed.RiverbedScenarioWriter;
 import io.riverbed.it.scenario.ExpectedTable;
 import io.riverbed.it.scenario.ScenarioTable;
 import io.riverbed.it.scenario.TableSpec;
@@ -95,7 +96,8 @@ abstract class StoreRoundTripContract {
     var spec = new TableSpec("rb_store_trips", TableSpec.TableType.MERGE_ON_READ, List.of("uuid"), false, Map.of());
     var gen = new TripGenerator(20_261_129L);
     Random random = gen.random();
-    var writer = new StoreScenarioWriter(fs, new org.apache.hadoop.fs.Path(location), spec);
+    // Small files so a few hundred records make several file groups and small-file routing.
+    var writer = RiverbedScenarioWriter.onFileSystem(fs, new org.apache.hadoop.fs.Path(location), spec, 64 * 1024);
     writer.bulkInsert(gen.newTrips(600, 1_000, 1_000));
     var updates = someUpdates(gen, writer.model(), random, 150);
     updates.addAll(gen.newTrips(40, 2_000, 1_000));
