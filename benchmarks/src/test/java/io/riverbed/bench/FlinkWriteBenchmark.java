@@ -11,6 +11,7 @@ import io.riverbed.format.query.QuerySpec;
 import io.riverbed.format.query.ReadSettings;
 import io.riverbed.format.query.Split;
 import io.riverbed.format.query.SplitReader;
+import io.riverbed.format.testing.Await;
 import io.riverbed.format.record.MetaFields;
 import io.riverbed.format.table.Table;
 import java.io.BufferedWriter;
@@ -18,6 +19,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -209,19 +211,13 @@ class FlinkWriteBenchmark {
   }
 
   /** Waits until every requested/inflight instant is completed and .hoodie/.temp is empty; returns the wait. */
-  static long awaitTimelineSettled(Path table) throws IOException, InterruptedException {
+  static long awaitTimelineSettled(Path table) throws InterruptedException {
     long start = System.nanoTime();
-    long deadline = start + 120_000_000_000L;
-    while (true) {
-      List<String> pending = pendingWork(table);
-      if (pending.isEmpty()) {
-        return (System.nanoTime() - start) / 1_000_000;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("table " + table + " still has pending work 120 s after the job finished: " + pending);
-      }
-      Thread.sleep(20);
-    }
+    Await.await("no pending work on table " + table + " after the job finished", Duration.ofSeconds(120))
+        .every(Duration.ofMillis(20))
+        .explainedBy(() -> "still pending: " + pendingWork(table))
+        .until(() -> pendingWork(table).isEmpty());
+    return (System.nanoTime() - start) / 1_000_000;
   }
 
   private static List<String> pendingWork(Path table) throws IOException {

@@ -8,6 +8,9 @@ import java.lang.management.MemoryType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
 import javax.management.ListenerNotFoundException;
@@ -36,8 +39,11 @@ public final class HeapWatcher implements AutoCloseable {
   private final NotificationListener listener = this::onGc;
   private final long gcCountAtStart = gcCount();
   private final long gcMillisAtStart = gcMillis();
-  private final Thread poller;
-  private volatile boolean running = true;
+  private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "bench-heap-sampler");
+    t.setDaemon(true);
+    return t;
+  });
 
   private HeapWatcher() {
     for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
@@ -46,25 +52,15 @@ public final class HeapWatcher implements AutoCloseable {
         emitters.add(emitter);
       }
     }
-    var memory = ManagementFactory.getMemoryMXBean();
-    poller = new Thread(() -> {
-      while (running) {
-        peakUsed.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
-        try {
-          Thread.sleep(10);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }, "bench-heap-poller");
-    poller.setDaemon(true);
   }
 
   /** Starts watching (after a full GC, so the run starts from the JVM's live set). */
   public static HeapWatcher start() {
     System.gc();
     HeapWatcher w = new HeapWatcher();
-    w.poller.start();
+    var memory = ManagementFactory.getMemoryMXBean();
+    w.sampler.scheduleAtFixedRate(() -> w.peakUsed.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max),
+        0, 10, TimeUnit.MILLISECONDS);
     return w;
   }
 
@@ -96,8 +92,7 @@ public final class HeapWatcher implements AutoCloseable {
 
   @Override
   public void close() {
-    running = false;
-    poller.interrupt();
+    sampler.shutdownNow();
     for (NotificationEmitter e : emitters) {
       try {
         e.removeNotificationListener(listener);

@@ -33,6 +33,8 @@ public final class ChunkedSource implements SourceFunction<RowData>, Checkpointe
   private transient volatile int completedSinceEmit;
   private transient volatile boolean emittedSinceSnapshot;
   private transient volatile boolean running;
+  /** Guards the wait for checkpoint completions between chunks; notified on each completion and on cancel. */
+  private transient Object progress;
 
   /**
    * After emitting chunk c it waits until a checkpoint taken after c completed, plus
@@ -79,6 +81,7 @@ public final class ChunkedSource implements SourceFunction<RowData>, Checkpointe
       RESTORED.put(dataset, next);
     }
     awaitedCheckpoint = Long.MAX_VALUE;
+    progress = new Object();
   }
 
   @Override
@@ -95,8 +98,10 @@ public final class ChunkedSource implements SourceFunction<RowData>, Checkpointe
         awaitedCheckpoint = Long.MAX_VALUE;
         completedSinceEmit = 0;
       }
-      while (running && completedSinceEmit <= idleCheckpoints) {
-        Thread.sleep(2);
+      synchronized (progress) {
+        while (running && completedSinceEmit <= idleCheckpoints) {
+          progress.wait();
+        }
       }
       if (failAfter != NO_FAILURE && next == failAfter + 1 && FAILED.putIfAbsent(dataset, true) == null) {
         throw new IllegalStateException("injected failure after chunk " + failAfter + " was committed");
@@ -115,13 +120,22 @@ public final class ChunkedSource implements SourceFunction<RowData>, Checkpointe
 
   @Override
   public void notifyCheckpointComplete(long checkpointId) {
-    if (checkpointId >= awaitedCheckpoint) {
-      completedSinceEmit++;
+    synchronized (progress) {
+      if (checkpointId >= awaitedCheckpoint) {
+        completedSinceEmit++;
+      }
+      progress.notifyAll();
     }
   }
 
   @Override
   public void cancel() {
     running = false;
+    Object lock = progress;
+    if (lock != null) {
+      synchronized (lock) {
+        lock.notifyAll();
+      }
+    }
   }
 }

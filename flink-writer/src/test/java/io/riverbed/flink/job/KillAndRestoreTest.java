@@ -3,6 +3,7 @@ package io.riverbed.flink.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.riverbed.flink.kafka.KafkaBroker;
+import io.riverbed.format.testing.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +17,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -142,17 +142,11 @@ class KillAndRestoreTest {
     assertThat(p.exitValue()).as("exit value of the killed job (SIGKILL)").isEqualTo(137);
   }
 
-  private static void await(String what, Process job, Path log, BooleanSupplier condition) throws IOException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (!job.isAlive()) {
-        throw new AssertionError("the job exited (" + job.exitValue() + ") while waiting for " + what + ":\n" + tail(log));
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + WAIT + " waiting for " + what + ":\n" + tail(log));
-      }
-      LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(3));
-    }
+  private static void await(String what, Process job, Path log, BooleanSupplier condition) throws InterruptedException {
+    Await.await(what, WAIT).every(Duration.ofMillis(3))
+        .guardedBy(Await.alive(job, "the job", () -> tail(log)))
+        .explainedBy(() -> tail(log))
+        .until(condition::getAsBoolean);
   }
 
   private static String tail(Path log) throws IOException {

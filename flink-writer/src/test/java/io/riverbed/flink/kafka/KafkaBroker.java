@@ -1,5 +1,6 @@
 package io.riverbed.flink.kafka;
 
+import io.riverbed.format.testing.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -118,26 +119,20 @@ public final class KafkaBroker implements AutoCloseable {
 
   /** Waits until the broker answers a metadata request (or fails with its log). */
   private void awaitReady() throws IOException {
-    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     try (Admin admin = admin()) {
-      while (true) {
-        if (!process.isAlive()) {
-          throw new IllegalStateException("Kafka broker exited with " + process.exitValue() + ":\n" + tail());
-        }
-        try {
-          if (!admin.describeCluster().nodes().get(2, TimeUnit.SECONDS).isEmpty()) {
-            return;
-          }
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-          // not up yet
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException("interrupted waiting for Kafka", e);
-        }
-        if (System.nanoTime() > deadline) {
-          throw new IllegalStateException("Kafka broker not ready after " + START_TIMEOUT + ":\n" + tail());
-        }
-      }
+      Await.await("the Kafka broker to answer", START_TIMEOUT).every(Duration.ofMillis(100))
+          .guardedBy(Await.alive(process, "Kafka broker", this::tail))
+          .explainedBy(this::tail)
+          .until(() -> {
+            try {
+              return !admin.describeCluster().nodes().get(2, TimeUnit.SECONDS).isEmpty();
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException notYet) {
+              return false;
+            }
+          });
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted waiting for Kafka", e);
     }
   }
 

@@ -107,18 +107,17 @@ class KafkaSourceTest {
 
   /** Waits (up to a minute) until the table's snapshot equals {@code expected}. */
   private static void awaitSnapshot(Path table, java.util.Map<String, String> expected) throws Exception {
-    long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
-    java.util.Map<String, String> seen = java.util.Map.of();
-    while (System.nanoTime() < deadline) {
-      if (java.nio.file.Files.exists(table.resolve(".hoodie").resolve("hoodie.properties"))) {
-        seen = WriteJobEndToEndTest.snapshot(table);
-        if (seen.equals(expected)) {
-          return;
-        }
-      }
-      java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(200));
-    }
-    assertThat(seen).as("table snapshot").containsExactlyInAnyOrderEntriesOf(expected);
+    java.util.concurrent.atomic.AtomicReference<java.util.Map<String, String>> seen =
+        new java.util.concurrent.atomic.AtomicReference<>(java.util.Map.of());
+    io.riverbed.format.testing.Await.await("the table's snapshot", java.time.Duration.ofMinutes(1))
+        .every(java.time.Duration.ofMillis(200))
+        .within(() -> {
+          if (java.nio.file.Files.exists(table.resolve(".hoodie").resolve("hoodie.properties"))) {
+            seen.set(WriteJobEndToEndTest.snapshot(table));
+          }
+          return seen.get().equals(expected);
+        });
+    assertThat(seen.get()).as("table snapshot").containsExactlyInAnyOrderEntriesOf(expected);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package io.riverbed.hive.testing;
 
+import io.riverbed.format.testing.Await;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -52,7 +53,12 @@ public final class MetastoreServer {
     }, "hive-metastore-" + port);
     server.setDaemon(true);
     server.start();
-    awaitPort(port, Duration.ofSeconds(90), failure);
+    try {
+      awaitPort(port, Duration.ofSeconds(90), failure);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
     return new MetastoreServer(dir, port);
   }
 
@@ -80,24 +86,21 @@ public final class MetastoreServer {
     }
   }
 
-  private static void awaitPort(int port, Duration timeout, java.util.concurrent.atomic.AtomicReference<Throwable> failure) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (failure.get() != null) {
-        throw new IllegalStateException("Hive Metastore failed to start", failure.get());
-      }
-      try (Socket s = new Socket("127.0.0.1", port)) {
-        return;
-      } catch (IOException notYet) {
-        try {
-          Thread.sleep(100);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IllegalStateException(e);
-        }
-      }
-    }
-    throw new IllegalStateException("Hive Metastore did not listen on port " + port + " within " + timeout);
+  private static void awaitPort(int port, Duration timeout, java.util.concurrent.atomic.AtomicReference<Throwable> failure)
+      throws InterruptedException {
+    Await.await("the Hive Metastore to listen on port " + port, timeout).every(Duration.ofMillis(100))
+        .guardedBy(() -> {
+          if (failure.get() != null) {
+            throw new IllegalStateException("Hive Metastore failed to start", failure.get());
+          }
+        })
+        .until(() -> {
+          try (Socket s = new Socket("127.0.0.1", port)) {
+            return true;
+          } catch (IOException notYet) {
+            return false;
+          }
+        });
   }
 
   /** Runs a metastore in this JVM: {@code MetastoreServer DIR}; prints {@code METASTORE <uri>} when ready, then serves until killed. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.riverbed.format.table.Table;
+import io.riverbed.format.testing.Await;
 import io.riverbed.format.testing.S3MockServer;
 import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.it.oracle.SparkOracle;
@@ -184,26 +185,22 @@ class FlinkSessionRunTest {
     }
   }
 
-  interface Condition {
-    boolean holds() throws Exception;
-  }
-
-  private static void await(Duration timeout, String what, Condition condition) throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (!condition.holds()) {
-      for (int i = 0; i < cluster.size(); i++) {
-        if (!cluster.get(i).isAlive()) {
-          throw new AssertionError("a session cluster process exited; its log:\n" + WriteJobProcess.tail(logs.get(i)));
-        }
-      }
-      if (System.nanoTime() > deadline) {
-        StringBuilder tails = new StringBuilder();
-        for (Path log : logs) {
-          tails.append("\n== ").append(log.getFileName()).append('\n').append(WriteJobProcess.tail(log));
-        }
-        throw new AssertionError("waited " + timeout + " for " + what + tails);
-      }
-      Thread.sleep(200);
-    }
+  private static void await(Duration timeout, String what, Await.Condition condition) throws InterruptedException {
+    Await.await(what, timeout).every(Duration.ofMillis(200))
+        .guardedBy(() -> {
+          for (int i = 0; i < cluster.size(); i++) {
+            if (!cluster.get(i).isAlive()) {
+              throw new AssertionError("a session cluster process exited; its log:\n" + WriteJobProcess.tail(logs.get(i)));
+            }
+          }
+        })
+        .explainedBy(() -> {
+          StringBuilder tails = new StringBuilder();
+          for (Path log : logs) {
+            tails.append("\n== ").append(log.getFileName()).append('\n').append(WriteJobProcess.tail(log));
+          }
+          return tails.toString();
+        })
+        .until(condition);
   }
 }

@@ -73,22 +73,17 @@ public final class S3MockServer implements AutoCloseable {
   private void awaitReady() throws IOException, InterruptedException {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint() + "/")).timeout(Duration.ofSeconds(5)).GET().build();
-    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IllegalStateException("S3Mock exited with " + process.exitValue() + "; log:\n" + log());
-      }
-      try {
-        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() == 200 && response.body().contains(BUCKET)) {
-          return;
-        }
-      } catch (IOException notYet) {
-        // not listening yet
-      }
-      Thread.sleep(200);
-    }
-    throw new IllegalStateException("S3Mock did not answer on " + endpoint() + " within " + START_TIMEOUT + "; log:\n" + log());
+    Await.await("S3Mock to answer on " + endpoint(), START_TIMEOUT).every(Duration.ofMillis(200))
+        .guardedBy(Await.alive(process, "S3Mock", this::log))
+        .explainedBy(this::log)
+        .until(() -> {
+          try {
+            HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            return response.statusCode() == 200 && response.body().contains(BUCKET);
+          } catch (IOException notYet) {
+            return false;
+          }
+        });
   }
 
   public String endpoint() {
