@@ -34,16 +34,8 @@ class CoreReaderMatchesHudiTest {
   static Stream<Arguments> queries() {
     List<Arguments> out = new ArrayList<>();
     for (ScenarioTable t : List.of(Scenarios.morTrips(), Scenarios.cowComposite(), Scenarios.nestedKey())) {
-      out.add(Arguments.of(t, Query.snapshot()));
-      out.add(Arguments.of(t, Query.readOptimized()));
-      List<ScenarioTable.Commit> commits = t.commits();
-      for (ScenarioTable.Commit c : commits) {
-        out.add(Arguments.of(t, Query.asOf(c.time())));
-      }
-      out.add(Arguments.of(t, Query.incremental("000")));
-      for (int i = 0; i + 1 < commits.size(); i++) {
-        out.add(Arguments.of(t, Query.incremental(commits.get(i).time(), commits.get(i + 1).time())));
-        out.add(Arguments.of(t, Query.incremental(commits.get(i).time())));
+      for (Query q : Query.everyKind(t.commitTimes())) {
+        out.add(Arguments.of(t, q));
       }
     }
     return out.stream();

@@ -1,6 +1,8 @@
 package io.riverbed.it.oracle;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -44,6 +46,24 @@ public record Query(QueryKind kind, String beginExclusive, String endInclusive, 
 
   public static Query asOf(String instant) {
     return new Query(QueryKind.TIME_TRAVEL, null, null, instant);
+  }
+
+  /**
+   * Every query the cross-engine tests run on a table with these commits (oldest first): snapshot,
+   * read-optimized, time travel to each commit, incremental from the start, between consecutive
+   * commits and from each commit on.
+   */
+  public static List<Query> everyKind(List<String> commitTimes) {
+    List<Query> out = new ArrayList<>(List.of(snapshot(), readOptimized()));
+    for (String time : commitTimes) {
+      out.add(asOf(time));
+    }
+    out.add(incremental("000"));
+    for (int i = 0; i + 1 < commitTimes.size(); i++) {
+      out.add(incremental(commitTimes.get(i), commitTimes.get(i + 1)));
+      out.add(incremental(commitTimes.get(i)));
+    }
+    return out;
   }
 
   /** The Hudi datasource read options for this query. */

@@ -29,16 +29,7 @@ class HudiReadsRiverbedTablesTest {
 
   /** Every query the tests run on a table: snapshot, read-optimized, time travel to each commit, incremental ranges. */
   static List<Query> queries(ScenarioTable t) {
-    List<Query> out = new ArrayList<>(List.of(Query.snapshot(), Query.readOptimized(), Query.incremental("000")));
-    List<ScenarioTable.Commit> commits = t.commits();
-    for (int i = 0; i < commits.size(); i++) {
-      out.add(Query.asOf(commits.get(i).time()));
-      if (i + 1 < commits.size()) {
-        out.add(Query.incremental(commits.get(i).time(), commits.get(i + 1).time()));
-        out.add(Query.incremental(commits.get(i).time()));
-      }
-    }
-    return out;
+    return Query.everyKind(t.commitTimes());
   }
 
   @Test

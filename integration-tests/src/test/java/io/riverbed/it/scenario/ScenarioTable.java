@@ -64,6 +64,11 @@ public final class ScenarioTable {
     return commits;
   }
 
+  /** The commits' instant times, oldest first. */
+  public List<String> commitTimes() {
+    return commits.stream().map(Commit::time).toList();
+  }
+
   public Commit latest() {
     return commits.get(commits.size() - 1);
   }
