@@ -1,5 +1,6 @@
 package io.riverbed.flink.storage;
 
+import io.riverbed.format.testing.HdfsCluster;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.riverbed.it.storage;
 
+import io.riverbed.format.testing.HdfsCluster;
 import java.nio.file.Path;
 import java.util.Map;
 

@@ -1,17 +1,20 @@
-package io.riverbed.it.storage;
+package io.riverbed.format.testing;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 
-/** A one-datanode MiniDFSCluster on loopback with ephemeral ports, its storage under the folder it is given. */
-final class HdfsCluster implements AutoCloseable {
+/**
+ * A one-datanode MiniDFSCluster on loopback with ephemeral ports, its storage under the folder it is
+ * given. Modules using it add {@code hadoop-client-minicluster} to their own test dependencies.
+ */
+public final class HdfsCluster implements AutoCloseable {
   /**
    * Client settings for quick small files: a closing file polls the name node until its last block
    * is reported, first after 400 ms by default; a few ms suit a datanode in the same JVM.
    */
-  static final java.util.Map<String, String> CLIENT_SETTINGS = java.util.Map.of(
+  public static final java.util.Map<String, String> CLIENT_SETTINGS = java.util.Map.of(
       "dfs.client.block.write.locateFollowingBlock.initial.delay.ms", "10",
       "dfs.client.block.write.locateFollowingBlock.retries", "12");
 
@@ -21,7 +24,8 @@ final class HdfsCluster implements AutoCloseable {
     this.cluster = cluster;
   }
 
-  static HdfsCluster start(Path dir) throws IOException {
+  /** Starts the cluster (name node and one datanode in this JVM) and waits until it is active. */
+  public static HdfsCluster start(Path dir) throws IOException {
     Configuration conf = new Configuration();
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.resolve("dfs").toString());
     conf.set("hadoop.tmp.dir", dir.resolve("hadoop-tmp").toString());
@@ -38,12 +42,12 @@ final class HdfsCluster implements AutoCloseable {
   }
 
   /** {@code hdfs://127.0.0.1:<port>/<path>}. */
-  String uri(String path) {
+  public String uri(String path) {
     return "hdfs://127.0.0.1:" + cluster.getNameNodePort() + "/" + path;
   }
 
   /** What a client needs beyond defaults: only {@link #CLIENT_SETTINGS}, the URIs carry the name node. */
-  java.util.Map<String, String> clientSettings() {
+  public java.util.Map<String, String> clientSettings() {
     return CLIENT_SETTINGS;
   }
 
