@@ -7,6 +7,8 @@ import io.riverbed.format.file.FileSlice;
 import io.riverbed.format.log.LogEntry;
 import io.riverbed.format.log.MergedLogRecords;
 import io.riverbed.format.record.MetaFields;
+import io.riverbed.format.record.OrderingValueCodec;
+import io.riverbed.format.record.OrderingValues;
 import io.riverbed.format.record.PayloadMergeRule;
 import io.riverbed.format.table.Table;
 import java.util.ArrayList;
@@ -31,7 +33,8 @@ import org.apache.avro.generic.GenericRecord;
  *       their merged entry is a delete.
  * </ul>
  *
- * Deleted keys are never reported. Incremental ranges are not applied (bootstrap reads snapshots).
+ * {@link #forEachKey} never reports deleted keys; {@link #forEachVersion} reports them as tombstones
+ * with their ordering value. Incremental ranges are not applied (bootstrap reads snapshots).
  */
 public final class SplitKeyReader {
   private final SliceMerge merge;
@@ -67,22 +70,47 @@ public final class SplitKeyReader {
    * @return the number of keys given
    */
   public long forEachKey(Split split, Consumer<String> keys) {
+    long[] n = {0};
+    scan(split, false, (key, ordering, deleted) -> {
+      keys.accept(key);
+      n[0]++;
+    });
+    return n[0];
+  }
+
+  /**
+   * Gives every record key of {@code split} to {@code versions} with its ordering value
+   * ({@linkplain OrderingValueCodec#normalize normalized}; {@link OrderingValues#NATURAL_ORDER} when
+   * the table has no ordering field): the live keys, and the keys the slice's logs delete (a
+   * tombstone carrying the delete's ordering value), each once.
+   */
+  public void forEachVersion(Split split, KeyVersionConsumer versions) {
+    scan(split, true, versions);
+  }
+
+  /** One key of a split: its ordering value and whether the split's logs delete it. */
+  @FunctionalInterface
+  public interface KeyVersionConsumer {
+    void accept(String recordKey, Comparable<?> orderingValue, boolean deleted);
+  }
+
+  private void scan(Split split, boolean withVersions, KeyVersionConsumer out) {
     FileSlice slice = split.slice();
     if (!slice.hasLogs()) {
       var base = slice.baseFile().orElseThrow(() -> new TableException("empty file slice " + slice.fileGroupId()
           + " of table " + table.basePath()));
-      long n = 0;
+      Schema schema = withVersions ? baseKeySchema : project(baseKeySchema, List.of(MetaFields.RECORD_KEY));
       try (CloseableIterator<GenericRecord> records = BaseFileReader.open(table.fs().getConf(), base.path())
-          .records(project(baseKeySchema, List.of(MetaFields.RECORD_KEY)))) {
+          .records(schema)) {
         while (records.hasNext()) {
-          keys.accept(keyOf(records.next(), base.path().toString()));
-          n++;
+          GenericRecord record = records.next();
+          String key = keyOf(record, base.path().toString());
+          out.accept(key, withVersions ? orderingOf(record, key) : OrderingValues.NATURAL_ORDER, false);
         }
       }
-      return n;
+      return;
     }
     try (MergedLogRecords logs = scanLogs(split)) {
-      long n = 0;
       Set<String> mergedKeys = new HashSet<>();
       if (slice.baseFile().isPresent()) {
         var base = slice.baseFile().get();
@@ -92,25 +120,39 @@ public final class SplitKeyReader {
             GenericRecord record = records.next();
             String key = keyOf(record, base.path().toString());
             var entry = logs.get(key);
+            GenericRecord winner = record;
             if (entry.isPresent()) {
               mergedKeys.add(key);
-              if (merge.combine(key, record, entry.get()).isEmpty()) {
+              var merged = merge.combine(key, record, entry.get());
+              if (merged.isEmpty()) {
+                if (withVersions) {
+                  out.accept(key, OrderingValueCodec.normalize(entry.get().orderingValue()), true);
+                }
                 continue;
               }
+              winner = merged.get();
             }
-            keys.accept(key);
-            n++;
+            out.accept(key, withVersions ? orderingOf(winner, key) : OrderingValues.NATURAL_ORDER, false);
           }
         }
       }
       for (LogEntry entry : logs) {
-        if (!entry.isDelete() && !mergedKeys.contains(entry.recordKey())) {
-          keys.accept(entry.recordKey());
-          n++;
+        if (mergedKeys.contains(entry.recordKey())) {
+          continue;
+        }
+        if (!entry.isDelete()) {
+          out.accept(entry.recordKey(), OrderingValueCodec.normalize(entry.orderingValue()), false);
+        } else if (withVersions) {
+          out.accept(entry.recordKey(), OrderingValueCodec.normalize(entry.orderingValue()), true);
         }
       }
-      return n;
     }
+  }
+
+  private Comparable<?> orderingOf(GenericRecord record, String key) {
+    String field = merge.orderingField();
+    return field == null ? OrderingValues.NATURAL_ORDER
+        : OrderingValueCodec.normalize(OrderingValues.ofLogRecord(record, field, key));
   }
 
   private MergedLogRecords scanLogs(Split split) {

@@ -92,6 +92,26 @@ public final class OrderingValues {
     return asComparable(value, orderingField, recordKey);
   }
 
+  /**
+   * True iff a change with ordering value {@code later}, arriving after one with {@code earlier}
+   * for the same key, loses to it: Hudi's {@code preCombine}, where the earlier change survives only
+   * with a strictly greater value (ties go to the later change), and values that cannot be compared
+   * (different classes, e.g. a delete without ordering value against a {@code Long}) let the later
+   * change win.
+   */
+  public static boolean laterLoses(Comparable<?> earlier, Comparable<?> later) {
+    boolean comparable = earlier.getClass() == later.getClass()
+        || (earlier instanceof CharSequence && later instanceof CharSequence);
+    if (!comparable) {
+      return false;
+    }
+    try {
+      return compare(earlier, later) > 0;
+    } catch (InvalidRecordException | ClassCastException e) {
+      return false;
+    }
+  }
+
   /** True iff both values are of exactly the same class (Hudi's {@code ReflectionUtils.isSameClass}). */
   public static boolean sameClass(Object a, Object b) {
     return a != null && b != null && a.getClass() == b.getClass();

@@ -44,6 +44,16 @@ public enum PayloadMergeRule {
   }
 
   /**
+   * True iff the rule orders a key's changes by event time against what the table stores (the
+   * base record survives a change with a smaller ordering value), so a writer must also drop a
+   * change older than the key's last committed write or delete ({@code Default}, {@code EventTime});
+   * false for latest-write-wins ({@code OverwriteWithLatest}).
+   */
+  public boolean ordersAcrossCommits() {
+    return orderingAgainstBase;
+  }
+
+  /**
    * The rule for a payload class name as found in {@code hoodie.properties}.
    *
    * @throws InvalidTableException for payload classes Riverbed does not reproduce

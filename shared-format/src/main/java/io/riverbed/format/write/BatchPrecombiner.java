@@ -1,6 +1,5 @@
 package io.riverbed.format.write;
 
-import io.riverbed.format.InvalidRecordException;
 import io.riverbed.format.record.OrderingValues;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,20 +26,7 @@ public final class BatchPrecombiner {
 
   /** The change that survives when {@code later} arrives after {@code earlier} for the same key. */
   public static WriteRecord pick(WriteRecord earlier, WriteRecord later) {
-    return keepsEarlier(earlier.orderingValue(), later.orderingValue()) ? earlier : later;
-  }
-
-  private static boolean keepsEarlier(Comparable<?> earlier, Comparable<?> later) {
-    boolean comparable = earlier.getClass() == later.getClass()
-        || (earlier instanceof CharSequence && later instanceof CharSequence);
-    if (!comparable) {
-      return false;
-    }
-    try {
-      return OrderingValues.compare(earlier, later) > 0;
-    } catch (InvalidRecordException e) {
-      return false;
-    }
+    return OrderingValues.laterLoses(earlier.orderingValue(), later.orderingValue()) ? earlier : later;
   }
 
   private record Key(String partitionPath, String recordKey) {}
