@@ -29,7 +29,7 @@ record BootstrapMarker(int subtask, int parallelism, int maxParallelism) {
       if (i > limit) {
         throw new IllegalStateException("found no marker key for some of " + maxParallelism + " key groups");
       }
-      RowData row = WriteEnvelope.of(WriteEnvelope.BOOTSTRAPPED, KEY_PREFIX + i, "", payload, null);
+      RowData row = WriteEnvelope.of(WriteEnvelope.BOOTSTRAPPED, KEY_PREFIX + i, "", payload, null, null);
       int group = KeyGroupRangeAssignment.assignToKeyGroup(keySelector.getKey(row), maxParallelism);
       if (byGroup[group] == null) {
         byGroup[group] = row;

@@ -72,8 +72,14 @@ final class BucketAssignOperator extends KeyedProcessOperator<String, RowData, R
     switch (WriteEnvelope.op(row)) {
       case WriteEnvelope.INDEX -> {
         if (!restored) {
-          ((BucketAssignFunction) userFunction).index(WriteEnvelope.partition(row), WriteEnvelope.fileGroup(row));
+          ((BucketAssignFunction) userFunction).index(WriteEnvelope.partition(row), WriteEnvelope.fileGroup(row),
+              WriteEnvelope.ordering(row));
           indexed++;
+        }
+      }
+      case WriteEnvelope.TOMBSTONE -> {
+        if (!restored) {
+          ((BucketAssignFunction) userFunction).tombstone(WriteEnvelope.ordering(row));
         }
       }
       case WriteEnvelope.BOOTSTRAPPED -> onMarker(BootstrapMarker.of(row));

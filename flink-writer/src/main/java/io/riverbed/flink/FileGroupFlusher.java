@@ -15,6 +15,8 @@ import io.riverbed.format.TableException;
 import io.riverbed.format.write.AppendHandle;
 import io.riverbed.format.write.CreateHandle;
 import io.riverbed.format.write.MergeHandle;
+import io.riverbed.format.write.StoredKeyVersions;
+import io.riverbed.format.query.ReadSettings;
 import io.riverbed.format.write.WriteOptions;
 import io.riverbed.format.write.WriteRecord;
 import io.riverbed.format.write.WriteTaskContext;
@@ -43,7 +45,8 @@ import org.apache.hadoop.fs.Path;
  *       in its write token, the previous file is deleted and its stat replaced.
  * </ul>
  *
- * The bucket index's file group column holds a bucket number; its file id is the one the committed
+ * With the bucket index and event-time ordering, changes older than their key's stored write or
+ * delete are dropped first ({@link StoredKeyVersions}). The bucket index's file group column holds a bucket number; its file id is the one the committed
  * view holds for that bucket, else a new bucket-prefixed id.
  */
 final class FileGroupFlusher {
@@ -63,9 +66,12 @@ final class FileGroupFlusher {
   private final Map<String, FileSystemView> views = new HashMap<>();
   private final Map<FileGroupId, List<WriteStat>> stats = new LinkedHashMap<>();
   private final Map<FileGroupId, Integer> rolls = new HashMap<>();
+  /** Event-time ordering across commits with the bucket index (no index state); null otherwise. */
+  private final StoredKeyVersions keyVersions;
+  private long staleReported;
 
   FileGroupFlusher(Table table, Schema schema, WriteOptions writeOptions, FlinkWriteOptions options, int subtask,
-      int parallelism, int attempt) {
+      int parallelism, int attempt, StoredKeyVersions.TombstoneStore tombstones) {
     this.table = table;
     this.schema = schema;
     this.writeOptions = writeOptions;
@@ -73,6 +79,19 @@ final class FileGroupFlusher {
     this.subtask = subtask;
     this.parallelism = parallelism;
     this.attempt = attempt;
+    this.keyVersions = options.indexType() == FlinkWriteOptions.IndexType.BUCKET && options.ordersAcrossCommits()
+        ? StoredKeyVersions.of(table, ReadSettings.fromOptions(options.raw()), tombstones, options.tombstoneRetention())
+        : null;
+  }
+
+  /** Changes dropped as older than their key's stored version since the last call (bucket index). */
+  long takeStaleCount() {
+    if (keyVersions == null) {
+      return 0;
+    }
+    long n = keyVersions.staleCount() - staleReported;
+    staleReported = keyVersions.staleCount();
+    return n;
   }
 
   void startInstant(String instantTime) {
@@ -101,6 +120,12 @@ final class FileGroupFlusher {
     String fileId = options.indexType() == FlinkWriteOptions.IndexType.BUCKET
         ? bucketFileId(partition, Integer.parseInt(fileGroup)) : fileGroup;
     FileGroupId id = new FileGroupId(partition, fileId);
+    if (keyVersions != null) {
+      records = keyVersions.admit(id, records);
+      if (records.isEmpty()) {
+        return;
+      }
+    }
     FileSlice slice = latestSlice(id);
     if (table.type() == TableType.MERGE_ON_READ) {
       AppendHandle handle = AppendHandle.of(context, id, Optional.ofNullable(slice));

@@ -3,7 +3,11 @@ package io.riverbed.flink;
 import io.riverbed.format.record.KeyGeneratorOptions;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.write.WriteOptions;
+import io.riverbed.format.InvalidTableException;
+import io.riverbed.format.record.PayloadMergeRule;
 import java.io.Serializable;
+import java.time.Duration;
+import org.apache.flink.util.TimeUtils;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -107,6 +111,9 @@ public record FlinkWriteOptions(
   public static final String COMPACTION_ASYNC = "compaction.async.enabled";
   public static final String COMPACTION_DELTA_COMMITS = "compaction.delta_commits";
   public static final String INDEX_BOOTSTRAP = "index.bootstrap.enabled";
+  public static final String TOMBSTONE_RETENTION = "index.tombstone.retention";
+
+  static final Duration DEFAULT_TOMBSTONE_RETENTION = Duration.ofDays(7);
 
   public static final String EVENT_TIME_PAYLOAD = "org.apache.hudi.common.model.EventTimeAvroPayload";
 
@@ -200,6 +207,33 @@ public record FlinkWriteOptions(
     return writeTasks > 0 ? writeTasks : fallback;
   }
 
+  /**
+   * True iff changes are ordered by event time across commits: an ordering field is set and the
+   * payload keeps the stored record against an older change (EventTime / Default payloads). Then a
+   * change older than its key's last committed write or delete is dropped, not written.
+   */
+  public boolean ordersAcrossCommits() {
+    if (precombineField == null) {
+      return false;
+    }
+    try {
+      return PayloadMergeRule.forPayloadClass(payloadClass).ordersAcrossCommits();
+    } catch (InvalidTableException e) {
+      return false;
+    }
+  }
+
+  /** How long a deleted key's tombstone (its delete's ordering value) is kept ({@value #TOMBSTONE_RETENTION}). */
+  public Duration tombstoneRetention() {
+    String v = raw.get(TOMBSTONE_RETENTION);
+    try {
+      return v == null || v.isBlank() ? DEFAULT_TOMBSTONE_RETENTION : TimeUtils.parseDuration(v.trim());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("option " + TOMBSTONE_RETENTION + " must be a duration such as '7 d' or "
+          + "'12 h', got '" + v + "'", e);
+    }
+  }
+
   public int bucketAssignTasksOr(int fallback) {
     return bucketAssignTasks > 0 ? bucketAssignTasks : fallback;
   }
@@ -283,6 +317,14 @@ public record FlinkWriteOptions(
         + "upserted keys the table already holds and drops their deletes. false: start with an empty index (faster "
         + "start; only right for tables without data or insert-only streams). Not used with BUCKET or "
         + OPERATION + "=insert. Needs aligned checkpoints."});
+    d.put(TOMBSTONE_RETENTION, new String[] {"7 d", "Event-time ordering across commits (an ordering field with "
+        + "the EventTime or Default payload): a change whose ordering value is smaller than that of its key's last "
+        + "committed write or delete is dropped, not written, and counted (metric riverbedStaleRecordsDropped, commit "
+        + "extraMetadata riverbed.write.stale.records). The index keeps each key's last ordering value, and a deleted "
+        + "key's tombstone for this long after the delete (a Flink duration: '7 d', '12 h'); a change older than a "
+        + "delete that arrives later than that is written as a new key. FLINK_STATE: in Flink state (tombstones with "
+        + "state TTL), loaded by the index bootstrap from the latest slices (deletes still in logs). BUCKET: in each "
+        + "writer task's memory, loaded from a file group's latest slice when the task first writes it."});
     d.put(BUCKET_NUM, new String[] {"4", "Buckets (file groups) per partition with the BUCKET index."});
     d.put(BUCKET_HASH_FIELD, new String[] {"<record key fields>", "Fields hashed by the BUCKET index."});
     d.put(WRITE_TASKS, new String[] {"<job parallelism>", "Parallelism of the stream writer."});

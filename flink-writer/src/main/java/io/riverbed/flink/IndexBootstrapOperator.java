@@ -7,6 +7,7 @@ import io.riverbed.format.query.QuerySpec;
 import io.riverbed.format.query.ReadSettings;
 import io.riverbed.format.query.Split;
 import io.riverbed.format.query.SplitKeyReader;
+import io.riverbed.format.record.OrderingValueCodec;
 import io.riverbed.format.table.Table;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -49,8 +50,10 @@ import org.slf4j.LoggerFactory;
  *       slices; owning by file id rather than list position makes a slice's owner independent of
  *       anything else in the listing);
  *   <li>reads the live keys of its slices with {@link SplitKeyReader} (base files: only the record
- *       key column; logs: merged, deleted keys left out), up to {@link #LOAD_THREADS} slices at a
- *       time, and emits one {@link WriteEnvelope#INDEX} row per key: (key, partition, file id);
+ *       key column, and the ordering column under event-time ordering; logs: merged), up to
+ *       {@link #LOAD_THREADS} slices at a time, and emits one {@link WriteEnvelope#INDEX} row per
+ *       live key: (key, partition, file id, ordering value); under event-time ordering also one
+ *       {@link WriteEnvelope#TOMBSTONE} row per key the logs delete (the delete's ordering value);
  *   <li>emits {@link BootstrapMarker} rows, one per key group of the assigner.
  * </ol>
  *
@@ -67,8 +70,9 @@ import org.slf4j.LoggerFactory;
  * released what it held, and a snapshot never contains a half-loaded index or held records.
  *
  * <p>When the job restored state (checkpoint or savepoint) both this operator and the assigner skip
- * the bootstrap: the restored state is the index. Both keep a union-list flag in their operator
- * state only so that Flink marks them restored (it restores only tasks that have state); markers
+ * the bootstrap: the restored state is the index. Both keep a flag in their operator state only so
+ * that Flink marks them restored (it restores only tasks that have state; the assigner's is a
+ * union-list flag, so every assigner subtask has it after rescaling); markers
  * are sent after a restore too, and the assigner ignores index rows and markers when it restored.
  * This operator is in the topology whenever the index is the Flink state (upsert/delete), also with
  * {@code index.bootstrap.enabled=false} (then it only forwards), so turning the option on or off
@@ -82,7 +86,7 @@ final class IndexBootstrapOperator extends AbstractStreamOperator<RowData>
   /** Accumulator: index entries this job attempt loaded (0 when the job restored state). */
   static final String LOADED_KEYS_ACCUMULATOR = "riverbed-index-bootstrap-keys";
   static final ListStateDescriptor<Boolean> RESTORE_FLAG =
-      new ListStateDescriptor<>("riverbed-index-bootstrap-restore-flag", Types.BOOLEAN);
+      new ListStateDescriptor<>("riverbed-index-bootstrap-restored", Types.BOOLEAN);
   /** Slices one subtask reads at a time. */
   static final int LOAD_THREADS = 4;
 
@@ -107,14 +111,17 @@ final class IndexBootstrapOperator extends AbstractStreamOperator<RowData>
   @Override
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
-    restoreFlag = context.getOperatorStateStore().getUnionListState(RESTORE_FLAG);
+    restoreFlag = context.getOperatorStateStore().getListState(RESTORE_FLAG);
     restored = context.isRestored();
   }
 
   /**
    * Flink restores only tasks that have state: without this flag the chain of this operator
-   * (usually stateless) would not know that the job restored. Union state, so that every subtask
-   * has it after rescaling.
+   * (usually stateless) would not know that the job restored. Split (not union) list state: Flink
+   * refuses every checkpoint while some subtasks of an operator with union state have finished
+   * (a bounded source subtask without input finishes at once), and this operator is chained to the
+   * source. A subtask that gets no flag after rescaling bootstraps its share again, which costs a
+   * read but changes nothing: the assigner, restored, ignores index rows.
    */
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
@@ -189,12 +196,11 @@ final class IndexBootstrapOperator extends AbstractStreamOperator<RowData>
           submit(done, reader, next.next());
           running++;
         }
-        for (String key : keys.keys()) {
-          output.collect(reuse.replace(WriteEnvelope.index(key, keys.split().slice().partitionPath(),
-              keys.split().slice().fileId())));
+        for (RowData row : keys.rows()) {
+          output.collect(reuse.replace(row));
         }
-        loaded.add(keys.keys().size());
-        LOG.debug("Index bootstrap: {} keys of file group {}", keys.keys().size(), keys.split().slice().fileGroupId());
+        loaded.add(keys.live());
+        LOG.debug("Index bootstrap: {} keys of file group {}", keys.live(), keys.split().slice().fileGroupId());
       }
     } finally {
       pool.shutdownNow();
@@ -202,13 +208,29 @@ final class IndexBootstrapOperator extends AbstractStreamOperator<RowData>
     return owned.size();
   }
 
-  private record SliceKeys(Split split, List<String> keys) {}
+  /** The index rows of one slice, made on a loader thread. */
+  private record SliceKeys(Split split, List<RowData> rows, long live) {}
 
-  private static void submit(CompletionService<SliceKeys> done, SplitKeyReader reader, Split split) {
+  private void submit(CompletionService<SliceKeys> done, SplitKeyReader reader, Split split) {
+    String partition = split.slice().partitionPath();
+    String fileId = split.slice().fileId();
+    boolean versions = options.ordersAcrossCommits();
     done.submit(() -> {
-      List<String> keys = new ArrayList<>();
-      reader.forEachKey(split, keys::add);
-      return new SliceKeys(split, keys);
+      List<RowData> rows = new ArrayList<>();
+      long[] live = {0};
+      if (versions) {
+        reader.forEachVersion(split, (key, ordering, deleted) -> {
+          rows.add(WriteEnvelope.index(deleted ? WriteEnvelope.TOMBSTONE : WriteEnvelope.INDEX, key, partition, fileId,
+              OrderingValueCodec.encode(ordering)));
+          live[0] += deleted ? 0 : 1;
+        });
+      } else {
+        reader.forEachKey(split, key -> {
+          rows.add(WriteEnvelope.index(WriteEnvelope.INDEX, key, partition, fileId, null));
+          live[0]++;
+        });
+      }
+      return new SliceKeys(split, rows, live[0]);
     });
   }
 

@@ -1,6 +1,7 @@
 package io.riverbed.flink;
 
 import java.util.Map;
+import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
@@ -36,10 +37,20 @@ import org.apache.flink.table.types.logical.RowType;
 public final class RiverbedSink {
   private final RowType rowType;
   private final FlinkWriteOptions options;
+  private Optional<DataStream<String>> kafkaOffsets = Optional.empty();
 
   private RiverbedSink(RowType rowType, FlinkWriteOptions options) {
     this.rowType = rowType;
     this.options = options;
+  }
+
+  /**
+   * Records with each commit the Kafka offsets the input's source consumed up to the checkpoint
+   * ({@code KafkaOffsetsTracker}'s side output), so a later job can start after them.
+   */
+  public RiverbedSink withKafkaOffsets(Optional<DataStream<String>> offsets) {
+    this.kafkaOffsets = offsets;
+    return this;
   }
 
   public static RiverbedSink forRowData(RowType rowType, Map<String, String> options) {
@@ -114,6 +125,14 @@ public final class RiverbedSink {
           .uid(uidPrefix + "-bucket-assigner")
           .setParallelism(assignTasks);
       routed = assigned;
+    }
+    if (kafkaOffsets.isPresent()) {
+      DataStream<RowData> offsetRows = kafkaOffsets.get()
+          .map(WriteEnvelope::kafkaOffsets, envelopeType)
+          .name("riverbed: kafka-offsets [" + options.tableName() + "]")
+          .uid(uidPrefix + "-kafka-offsets")
+          .setParallelism(kafkaOffsets.get().getParallelism());
+      routed = routed.union(offsetRows);
     }
     int writeTasks = options.writeTasksOr(defaultParallelism);
     SingleOutputStreamOperator<Void> written = routed

@@ -3,7 +3,9 @@ package io.riverbed.flink;
 import io.riverbed.format.TableException;
 import io.riverbed.format.record.OrderingValues;
 import io.riverbed.format.table.Table;
+import io.riverbed.format.timeline.KafkaOffsets;
 import io.riverbed.format.timeline.WriteStat;
+import io.riverbed.format.write.StoredKeyVersions;
 import io.riverbed.format.write.WriteOptions;
 import io.riverbed.format.write.WriteRecord;
 import java.time.Duration;
@@ -24,6 +26,7 @@ import org.apache.flink.runtime.operators.coordination.OperatorEventHandler;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.table.data.RowData;
@@ -44,7 +47,7 @@ import org.apache.flink.util.SerializedValue;
  * accumulator {@value #MAX_BUFFERED_ACCUMULATOR} (the most bytes any buffer set ever held).
  */
 final class StreamWriteOperator extends AbstractStreamOperator<Void>
-    implements OneInputStreamOperator<RowData, Void>, OperatorEventHandler {
+    implements OneInputStreamOperator<RowData, Void>, OperatorEventHandler, BoundedOneInput {
   private static final long serialVersionUID = 1L;
 
   static final String MAX_BUFFERED_ACCUMULATOR = "riverbed-writer-max-buffered-bytes";
@@ -68,6 +71,11 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
   private transient long maxBufferedBytes;
   private transient LongMaximum maxBufferedAccumulator;
   private transient String orderingField;
+  /** Changes the assigner dropped as stale since the last reported result (state index). */
+  private transient long staleInEpoch;
+  private transient boolean inputEnded;
+  /** Kafka offsets received since the last reported result. */
+  private transient KafkaOffsets kafkaOffsets;
 
   /** The rows of one file group waiting to be written. */
   private static final class Buffer {
@@ -117,8 +125,11 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
     table = FlinkTables.open(options);
     var task = getRuntimeContext().getTaskInfo();
     WriteOptions writeOptions = options.writeOptions();
+    var tombstones = options.indexType() == FlinkWriteOptions.IndexType.BUCKET && options.ordersAcrossCommits()
+        ? KeyedTombstones.of(getKeyedStateStore(), options.tombstoneRetention(), this::setCurrentKey)
+        : StoredKeyVersions.TombstoneStore.NONE;
     flusher = new FileGroupFlusher(table, schema, writeOptions, options, task.getIndexOfThisSubtask(),
-        task.getNumberOfParallelSubtasks(), task.getAttemptNumber());
+        task.getNumberOfParallelSubtasks(), task.getAttemptNumber(), tombstones);
     maxBufferedAccumulator = new LongMaximum();
     getRuntimeContext().addAccumulator(MAX_BUFFERED_ACCUMULATOR, maxBufferedAccumulator);
     getMetricGroup().gauge("riverbedBufferedBytes", () -> bufferedBytes);
@@ -130,6 +141,17 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
   @Override
   public void processElement(StreamRecord<RowData> element) throws Exception {
     RowData row = element.getValue();
+    if (WriteEnvelope.op(row) == WriteEnvelope.KAFKA_OFFSETS) {
+      currentInstant(); // the offsets go into this checkpoint's instant, even if nothing else is written
+      KafkaOffsets offsets = KafkaOffsets.parse(WriteEnvelope.key(row));
+      kafkaOffsets = kafkaOffsets == null ? offsets : kafkaOffsets.overlaidWith(offsets);
+      return;
+    }
+    if (WriteEnvelope.op(row) == WriteEnvelope.STALE) {
+      currentInstant(); // the count goes into this checkpoint's instant, even if nothing else is written
+      staleInEpoch++;
+      return;
+    }
     BinaryRowData binary = row instanceof BinaryRowData b ? b.copy() : envelopeSerializer.toBinaryRow(row).copy();
     long size = binary.getSizeInBytes();
     String partition = WriteEnvelope.partition(binary);
@@ -218,8 +240,11 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
     long checkpointId = context.getCheckpointId();
     if (instant != null) {
       List<WriteStat> stats = flusher.finishInstant();
+      long stale = staleInEpoch + flusher.takeStaleCount();
+      staleInEpoch = 0;
       WriteResult result = WriteResult.of(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), checkpointId,
-          instant, stats);
+          instant, stats, stale, kafkaOffsets);
+      kafkaOffsets = null;
       unconfirmed.add(result);
       eventGateway.sendEventToCoordinator(new WriteMessages.Written(result));
     }
@@ -230,10 +255,33 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
     instant = null;
   }
 
+  /** The input has ended; what is buffered is flushed by the final checkpoint that follows. */
+  @Override
+  public void endInput() {
+    inputEnded = true;
+  }
+
+  /**
+   * After the input ended, waits until the coordinator has committed what this checkpoint
+   * covers: Flink finishes the task (and a bounded job) once this returns, so the job's end means
+   * its last data is on the timeline.
+   */
   @Override
   public void notifyCheckpointComplete(long checkpointId) throws Exception {
     super.notifyCheckpointComplete(checkpointId);
     unconfirmed.removeIf(r -> r.checkpointId() <= checkpointId);
+    if (inputEnded) {
+      var gateway = getContainingTask().getEnvironment().getOperatorCoordinatorEventGateway();
+      var request = new WriteMessages.CommitAwaitRequest(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+          checkpointId);
+      try {
+        gateway.sendRequestToCoordinator(getOperatorID(), new SerializedValue<>(request))
+            .get(INSTANT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw new TableException("the last commit of table " + options.path() + " (checkpoint " + checkpointId
+            + ") failed", e.getCause());
+      }
+    }
   }
 
   @Override

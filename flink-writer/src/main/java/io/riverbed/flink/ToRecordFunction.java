@@ -3,6 +3,8 @@ package io.riverbed.flink;
 import io.riverbed.format.InvalidRecordException;
 import io.riverbed.format.record.KeyGenerator;
 import io.riverbed.format.record.MetaFields;
+import io.riverbed.format.record.OrderingValueCodec;
+import io.riverbed.format.record.OrderingValues;
 import java.util.LinkedHashSet;
 import java.util.Set;
 import org.apache.avro.Schema;
@@ -23,7 +25,9 @@ import org.apache.flink.util.Collector;
  * bucket index the file-group column carries the record's bucket.
  *
  * <p>Keys are computed by the core's {@link KeyGenerator} on an Avro record holding only the key
- * and partition columns (so key strings are exactly Hudi's); the row itself stays binary.
+ * and partition columns (so key strings are exactly Hudi's); the row itself stays binary. With the
+ * state index and event-time ordering ({@link FlinkWriteOptions#ordersAcrossCommits}) the envelope
+ * also carries the row's ordering value, which the bucket assigner compares with the key's last one.
  */
 final class ToRecordFunction extends RichFlatMapFunction<RowData, RowData> {
   private static final long serialVersionUID = 1L;
@@ -34,6 +38,7 @@ final class ToRecordFunction extends RichFlatMapFunction<RowData, RowData> {
   private transient KeyGenerator.Bound keyGenerator;
   private transient int[] keyColumns;
   private transient int isDeletedColumn;
+  private transient String orderingField;
 
   ToRecordFunction(RowType rowType, FlinkWriteOptions options) {
     this.rowType = rowType;
@@ -51,6 +56,11 @@ final class ToRecordFunction extends RichFlatMapFunction<RowData, RowData> {
     }
     for (String field : options.partitionFields()) {
       columns.add(topLevelIndex(field));
+    }
+    orderingField = options.indexType() == FlinkWriteOptions.IndexType.FLINK_STATE && options.ordersAcrossCommits()
+        && rowType.getFieldNames().contains(options.precombineField()) ? options.precombineField() : null;
+    if (orderingField != null) {
+      columns.add(rowType.getFieldIndex(orderingField));
     }
     keyColumns = columns.stream().mapToInt(Integer::intValue).toArray();
     int deleted = rowType.getFieldNames().indexOf(MetaFields.IS_DELETED);
@@ -86,6 +96,11 @@ final class ToRecordFunction extends RichFlatMapFunction<RowData, RowData> {
     if (options.indexType() == FlinkWriteOptions.IndexType.BUCKET) {
       fileGroup = Integer.toString(BucketIndex.bucket(key, options.bucketHashFields(), options.numBuckets()));
     }
-    out.collect(WriteEnvelope.of(delete ? WriteEnvelope.DELETE : WriteEnvelope.UPSERT, key, partition, fileGroup, row));
+    byte[] ordering = null;
+    if (orderingField != null && keyFields.get(orderingField) != null) {
+      ordering = OrderingValueCodec.encode(OrderingValues.ofLogRecord(keyFields, orderingField, key));
+    }
+    out.collect(WriteEnvelope.of(delete ? WriteEnvelope.DELETE : WriteEnvelope.UPSERT, key, partition, fileGroup, row,
+        ordering));
   }
 }

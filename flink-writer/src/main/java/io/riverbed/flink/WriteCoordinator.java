@@ -26,6 +26,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import io.riverbed.format.timeline.KafkaOffsets;
+import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
 import org.apache.flink.runtime.operators.coordination.CoordinationRequestHandler;
@@ -66,7 +68,8 @@ import org.slf4j.LoggerFactory;
  *       of an epoch before c with all results of checkpoints ≤ c (every writer of such an epoch
  *       snapshotted a checkpoint ≤ c after it, and its report travelled before its acknowledgement).
  *       The commit's {@code extraMetadata} holds the Flink job id, the checkpoint id and the writer
- *       lineage id. Idempotent: an instant already completed on the timeline is skipped. A commit
+ *       lineage id, and the Kafka offsets consumed up to the checkpoint ({@link KafkaOffsets}, those
+ *       of earlier commits carried on for partitions without news). Idempotent: an instant already completed on the timeline is skipped. A commit
  *       that fails fails the job ({@code context.failJob}); it is never dropped.
  *   <li><b>Recover</b> (at start, after {@code resetToCheckpoint(c)}, or after {@code subtaskReset(c)}):
  *       results of checkpoints ≤ c, from the coordinator's state and from the writers' restored
@@ -109,6 +112,13 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
   private final Map<Integer, Integer> attempts = new HashMap<>();
   private final Map<Integer, SubtaskGateway> gateways = new HashMap<>();
   private final List<Runnable> deferred = new ArrayList<>();
+  /** The newest checkpoint all of whose covered instants are committed. */
+  private long committedThrough = NO_CHECKPOINT;
+  private final List<CommitWaiter> commitWaiters = new ArrayList<>();
+  /** The Kafka offsets the table has consumed, carried into every commit; null until read from the timeline. */
+  private Optional<KafkaOffsets> kafkaOffsets;
+
+  private record CommitWaiter(long checkpointId, CompletableFuture<CoordinationResponse> response) {}
   private volatile boolean failed;
   /** Hive Metastore sync after commits ({@code hive_sync.*}), if enabled. */
   private final java.util.Optional<FlinkHiveSync> hiveSync;
@@ -181,6 +191,13 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
   @Override
   public CompletableFuture<CoordinationResponse> handleCoordinationRequest(CoordinationRequest request) {
     CompletableFuture<CoordinationResponse> response = new CompletableFuture<>();
+    if (request instanceof WriteMessages.CommitAwaitRequest a) {
+      runEvenIfFailed("commit wait of subtask " + a.subtask(), () -> {
+        commitWaiters.add(new CommitWaiter(a.checkpointId(), response));
+        answerCommitWaiters();
+      });
+      return response;
+    }
     if (!(request instanceof WriteMessages.InstantRequest r)) {
       response.completeExceptionally(new IllegalArgumentException("unexpected request " + request));
       return response;
@@ -312,8 +329,26 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
       commit(instant, entry.getValue(), checkpointId);
       committed = true;
     }
+    committedThrough = Math.max(committedThrough, checkpointId);
+    answerCommitWaiters();
     syncToHiveIf(committed);
     scheduleCompactionIfDue();
+  }
+
+  /** Answers the writers waiting for commits that are done; all of them if this coordinator failed. */
+  private void answerCommitWaiters() {
+    commitWaiters.removeIf(w -> {
+      if (failed) {
+        w.response().completeExceptionally(new TableException("write coordinator of " + options.path()
+            + " failed before it committed checkpoint " + w.checkpointId()));
+        return true;
+      }
+      if (!recovering && w.checkpointId() <= committedThrough) {
+        w.response().complete(WriteMessages.instantResponse("committed"));
+        return true;
+      }
+      return false;
+    });
   }
 
   /** After commits, the Hive Metastore sync when {@code hive_sync.enabled} (its failures are logged, not thrown). */
@@ -337,12 +372,24 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
       }
       WriteTransaction tx = WriteTransaction.resume(table, instant, operationType);
       List<WriteStat> stats = new ArrayList<>();
-      reports.forEach(r -> stats.addAll(r.stats()));
+      long stale = 0;
+      if (kafkaOffsets == null) {
+        kafkaOffsets = KafkaOffsets.latestCommitted(store, store.load());
+      }
+      for (WriteResult r : reports) {
+        stats.addAll(r.stats());
+        stale += r.staleRecords();
+        r.kafkaOffsets().ifPresent(o -> kafkaOffsets = Optional.of(kafkaOffsets.map(k -> k.overlaidWith(o)).orElse(o)));
+      }
       tx.addWriteStats(stats);
       Map<String, String> extra = new LinkedHashMap<>();
       extra.put(JOB_ID_KEY, flinkJobId);
       extra.put(CHECKPOINT_ID_KEY, Long.toString(checkpointId));
       extra.put(WRITER_ID_KEY, writerId);
+      if (stale > 0) {
+        extra.put(WriteResult.STALE_RECORDS_KEY, Long.toString(stale));
+      }
+      kafkaOffsets.ifPresent(o -> extra.put(KafkaOffsets.KEY, o.format()));
       tx.commit(schema, extra);
       FaultInjection.check(FaultInjection.COORDINATOR_DURING_COMMIT);
     }
@@ -365,6 +412,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
     requesters.clear();
     results.clear();
     recovering = false;
+    committedThrough = Math.max(committedThrough, c);
     LOG.info("Recovered table {} at checkpoint {}: {} instants committed, {} rolled back", table.basePath(), c,
         byInstant.size(), rolledBack.size());
     sendPendingCompactions();
@@ -468,6 +516,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
         action.run();
       } catch (Throwable t) {
         failed = true;
+        answerCommitWaiters();
         LOG.error("Write coordinator of {} failed in {}; failing the job", options.path(), what, t);
         context.failJob(new TableException("write coordinator of table " + options.path() + " failed in " + what, t));
       }

@@ -8,6 +8,7 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.TinyIntType;
+import org.apache.flink.table.types.logical.VarBinaryType;
 import org.apache.flink.table.types.logical.VarCharType;
 
 /**
@@ -22,7 +23,10 @@ import org.apache.flink.table.types.logical.VarCharType;
  * 1 key         STRING   NOT NULL  record key
  * 2 partition   STRING   NOT NULL  partition path ("" when non-partitioned)
  * 3 file_group  STRING             file id (state index) or bucket routing key (bucket index)
- * 4 data        ROW&lt;user row type&gt;  (null in {@link #INDEX} and {@link #BOOTSTRAPPED} rows)
+ * 4 data        ROW&lt;user row type&gt;  (null in {@link #INDEX}, {@link #TOMBSTONE}, {@link #BOOTSTRAPPED}
+ *                                  and {@link #STALE} rows)
+ * 5 ordering    BYTES              the change's ordering value ({@code OrderingValueCodec}), set when the
+ *                                  state index orders changes across commits; else null
  * </pre>
  */
 public final class WriteEnvelope {
@@ -32,12 +36,19 @@ public final class WriteEnvelope {
   public static final byte INDEX = 2;
   /** Index bootstrap: a bootstrap subtask has sent all its {@link #INDEX} rows ({@link BootstrapMarker}). */
   public static final byte BOOTSTRAPPED = 3;
+  /** Index bootstrap: the key is deleted in the table's logs, with the delete's ordering value. */
+  public static final byte TOMBSTONE = 4;
+  /** A change the assigner dropped as older than its key's last write or delete: only counted. */
+  public static final byte STALE = 5;
+  /** The Kafka offsets consumed up to the next checkpoint barrier, in the key column; only recorded. */
+  public static final byte KAFKA_OFFSETS = 6;
 
   static final int OP = 0;
   static final int KEY = 1;
   static final int PARTITION = 2;
   static final int FILE_GROUP = 3;
   static final int DATA = 4;
+  static final int ORDERING = 5;
 
   private WriteEnvelope() {}
 
@@ -49,6 +60,7 @@ public final class WriteEnvelope {
     fields.add(new RowType.RowField("_rb_partition", new VarCharType(false, VarCharType.MAX_LENGTH)));
     fields.add(new RowType.RowField("_rb_file_group", new VarCharType(true, VarCharType.MAX_LENGTH)));
     fields.add(new RowType.RowField("_rb_data", dataType.copy(true)));
+    fields.add(new RowType.RowField("_rb_ordering", new VarBinaryType(true, VarBinaryType.MAX_LENGTH)));
     return new RowType(false, fields);
   }
 
@@ -56,20 +68,35 @@ public final class WriteEnvelope {
     return InternalTypeInfo.of(rowType(dataType));
   }
 
-  static GenericRowData of(byte op, String key, String partition, String fileGroup, RowData data) {
+  static GenericRowData of(byte op, String key, String partition, String fileGroup, RowData data, byte[] ordering) {
     return GenericRowData.of(op, StringData.fromString(key), StringData.fromString(partition),
-        fileGroup == null ? null : StringData.fromString(fileGroup), data);
+        fileGroup == null ? null : StringData.fromString(fileGroup), data, ordering);
   }
 
-  /** An index-bootstrap row: {@code key} lives in file group {@code fileId} of {@code partition}. */
-  static GenericRowData index(String key, String partition, String fileId) {
-    return of(INDEX, key, partition, fileId, null);
+  /**
+   * An index-bootstrap row: {@code key} lives in file group {@code fileId} of {@code partition}
+   * ({@link #INDEX}), or was deleted there ({@link #TOMBSTONE}), with its ordering value or null.
+   */
+  static GenericRowData index(byte op, String key, String partition, String fileId, byte[] ordering) {
+    return of(op, key, partition, fileId, null, ordering);
   }
 
-  /** {@code envelope} with another operation, partition and file group (same key and data). */
+  /** A {@link #KAFKA_OFFSETS} row (one file-group key, so one writer subtask gets them all). */
+  static GenericRowData kafkaOffsets(String offsets) {
+    return of(KAFKA_OFFSETS, offsets, "", "\u0001kafka-offsets", null, null);
+  }
+
+  /** {@code envelope} with another operation, partition and file group (same key, data and ordering). */
   static GenericRowData route(RowData envelope, byte op, String partition, String fileGroup, int dataArity) {
     return GenericRowData.of(op, envelope.getString(KEY), StringData.fromString(partition),
-        fileGroup == null ? null : StringData.fromString(fileGroup), envelope.getRow(DATA, dataArity));
+        fileGroup == null ? null : StringData.fromString(fileGroup), envelope.getRow(DATA, dataArity),
+        envelope.isNullAt(ORDERING) ? null : envelope.getBinary(ORDERING));
+  }
+
+  /** A {@link #STALE} row for {@code envelope}'s change (no data), to be counted by the writer. */
+  static GenericRowData stale(RowData envelope, String fileGroup) {
+    return GenericRowData.of(STALE, envelope.getString(KEY), envelope.getString(PARTITION),
+        fileGroup == null ? null : StringData.fromString(fileGroup), null, null);
   }
 
   static byte op(RowData envelope) {
@@ -90,5 +117,10 @@ public final class WriteEnvelope {
 
   static RowData data(RowData envelope, int dataArity) {
     return envelope.getRow(DATA, dataArity);
+  }
+
+  /** The encoded ordering value, or null. */
+  static byte[] ordering(RowData envelope) {
+    return envelope.isNullAt(ORDERING) ? null : envelope.getBinary(ORDERING);
   }
 }

@@ -35,6 +35,15 @@ final class WriteMessages {
   }
 
   /**
+   * Writer → coordinator (request/response), once its input has ended: answered when every
+   * instant checkpoint {@code checkpointId} covers is committed, so the task (and so the bounded
+   * job) finishes only after its last data is on the timeline.
+   */
+  record CommitAwaitRequest(int subtask, long checkpointId) implements CoordinationRequest {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /**
    * Coordinator → writer: the answer to an {@link InstantRequest}. It travels in a Flink class
    * (the collect sink's response, its version field holding the instant): Flink hands the response
    * object to the task as is, so under {@code flink run} a class of the job jar would arrive from

@@ -1,6 +1,7 @@
 package io.riverbed.flink;
 
 import io.riverbed.format.timeline.CommitMetadata;
+import io.riverbed.format.timeline.KafkaOffsets;
 import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.timeline.WriteStat;
 import java.io.ByteArrayInputStream;
@@ -20,19 +21,45 @@ import java.util.List;
  * @param subtask the writer subtask that wrote the files
  * @param checkpointId the checkpoint whose snapshot flushed and reported them
  * @param instant the instant the files belong to
- * @param statsJson {@code HoodieCommitMetadata} JSON holding only the write stats
+ * @param statsJson {@code HoodieCommitMetadata} JSON holding the write stats, and in its
+ *     extraMetadata the number of changes dropped as stale ({@value #STALE_RECORDS_KEY}) when not 0
+ *     and the Kafka offsets consumed up to the checkpoint ({@link KafkaOffsets#KEY}) when known
  */
 public record WriteResult(int subtask, long checkpointId, String instant, byte[] statsJson) implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  static WriteResult of(int subtask, long checkpointId, String instant, List<WriteStat> stats) {
-    byte[] json = CommitMetadata.builder(WriteOperationType.UNKNOWN).addWriteStats(stats).build().toJsonBytes();
-    return new WriteResult(subtask, checkpointId, instant, json);
+  /** extraMetadata key of a commit: changes dropped because their key's stored write or delete was newer. */
+  static final String STALE_RECORDS_KEY = "riverbed.write.stale.records";
+
+  static WriteResult of(int subtask, long checkpointId, String instant, List<WriteStat> stats, long staleRecords,
+      KafkaOffsets kafkaOffsets) {
+    var metadata = CommitMetadata.builder(WriteOperationType.UNKNOWN).addWriteStats(stats);
+    if (staleRecords != 0) {
+      metadata.extraMetadata(STALE_RECORDS_KEY, Long.toString(staleRecords));
+    }
+    if (kafkaOffsets != null) {
+      metadata.extraMetadata(KafkaOffsets.KEY, kafkaOffsets.format());
+    }
+    return new WriteResult(subtask, checkpointId, instant, metadata.build().toJsonBytes());
   }
 
   public List<WriteStat> stats() {
+    return metadata().writeStats();
+  }
+
+  /** Changes this subtask dropped as stale in the epoch of this result. */
+  public long staleRecords() {
+    return Long.parseLong(metadata().extraMetadata().getOrDefault(STALE_RECORDS_KEY, "0"));
+  }
+
+  /** The Kafka offsets consumed up to this result's checkpoint, if this subtask received them. */
+  public java.util.Optional<KafkaOffsets> kafkaOffsets() {
+    return java.util.Optional.ofNullable(metadata().extraMetadata().get(KafkaOffsets.KEY)).map(KafkaOffsets::parse);
+  }
+
+  private CommitMetadata metadata() {
     return CommitMetadata.fromJson(statsJson, "write result of subtask " + subtask + " for instant " + instant
-        + " at checkpoint " + checkpointId).writeStats();
+        + " at checkpoint " + checkpointId);
   }
 
   /** The identity of a result: a subtask reports once per checkpoint and instant. */

@@ -10,14 +10,16 @@ import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
-import org.apache.flink.streaming.api.functions.source.SourceFunction;
+import org.apache.flink.streaming.api.functions.source.RichParallelSourceFunction;
 import org.apache.flink.table.data.RowData;
 
 /**
- * A deterministic bounded source (parallelism 1) that emits one chunk of rows per checkpoint and
- * checkpoints its position, so a restarted job replays exactly the chunks not yet covered.
+ * A deterministic bounded source that emits one chunk of rows per checkpoint and checkpoints its
+ * position, so a restarted job replays exactly the chunks not yet covered. At a parallelism above
+ * 1 only subtask 0 emits; the others finish at once (as an idle bounded source subtask does).
  */
-public final class ChunkedSource implements SourceFunction<RowData>, CheckpointedFunction, CheckpointListener {
+public final class ChunkedSource extends RichParallelSourceFunction<RowData>
+    implements CheckpointedFunction, CheckpointListener {
   private static final long serialVersionUID = 1L;
   private static final int NO_FAILURE = -1;
   private static final Map<String, List<List<RowData>>> DATASETS = new ConcurrentHashMap<>();
@@ -86,6 +88,9 @@ public final class ChunkedSource implements SourceFunction<RowData>, Checkpointe
 
   @Override
   public void run(SourceContext<RowData> ctx) throws Exception {
+    if (getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() > 0) {
+      return;
+    }
     running = true;
     List<List<RowData>> chunks = DATASETS.get(dataset);
     while (running && next < chunks.size()) {
@@ -111,6 +116,10 @@ public final class ChunkedSource implements SourceFunction<RowData>, Checkpointe
 
   @Override
   public void snapshotState(FunctionSnapshotContext context) throws Exception {
+    if (getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() > 0) {
+      positionState.clear();
+      return;
+    }
     positionState.update(List.of(next));
     if (emittedSinceSnapshot) {
       awaitedCheckpoint = context.getCheckpointId();

@@ -144,6 +144,28 @@ class StreamWriteJobTest {
     }
   }
 
+  /**
+   * A bounded input subtask without data finishes at once (one file read at parallelism 2); the
+   * other keeps emitting one chunk per completed checkpoint. Checkpoints must keep completing, so
+   * each chunk commits at its own checkpoint; if they were declined (an operator with union-list
+   * state chained to the finished subtask), the source would wait for a completion for ever.
+   */
+  @Test
+  @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+  void checkpointsKeepCompletingAfterAnInputSubtaskFinished() throws Exception {
+    var stream = changes(9, 600, 3, 0.3, 0.02, 0.0);
+    var options = options(dir, "MERGE_ON_READ");
+    var env = WriterFixtures.env(2, 0);
+    ChunkedSource.register("finished-subtask", WriterFixtures.rows(stream));
+    var input = env.addSource(new ChunkedSource("finished-subtask", 0), "chunks",
+        org.apache.flink.table.runtime.typeutils.InternalTypeInfo.of(WriterFixtures.ROW_TYPE)).setParallelism(2);
+    RiverbedSink.forRowData(WriterFixtures.ROW_TYPE, options).sinkTo(input);
+    env.execute("finished-subtask");
+    var table = table(options);
+    assertThat(read(table)).isEqualTo(expected(stream));
+    assertThat(WriterFixtures.completedWrites(table)).isEqualTo(3);
+  }
+
   @Test
   void writerBuffersStayWithinBatchSize() throws Exception {
     var stream = changes(6, 8000, 1, 0.3, 0.0, 0.0);

@@ -2,6 +2,7 @@ package io.riverbed.flink.job;
 
 import io.riverbed.flink.RiverbedSink;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.DataStreamSink;
 import org.apache.flink.table.data.RowData;
@@ -17,8 +18,29 @@ import org.apache.flink.table.types.logical.RowType;
 public interface TableSinkBuilder {
   DataStreamSink<?> build(DataStream<RowData> rows, RowType rowType, Map<String, String> options);
 
+  /**
+   * As {@link #build(DataStream, RowType, Map)}, with the Kafka offsets the source consumed up to
+   * each checkpoint barrier ({@code KafkaOffsetsTracker}), for writers that record them with
+   * their commits; others ignore them.
+   */
+  default DataStreamSink<?> build(DataStream<RowData> rows, Optional<DataStream<String>> kafkaOffsets, RowType rowType,
+      Map<String, String> options) {
+    return build(rows, rowType, options);
+  }
+
   /** The Riverbed table writer: {@link RiverbedSink} (options read by {@code FlinkWriteOptions}). */
   static TableSinkBuilder tableWriter() {
-    return (rows, rowType, options) -> RiverbedSink.forRowData(rowType, options).sinkTo(rows);
+    return new TableSinkBuilder() {
+      @Override
+      public DataStreamSink<?> build(DataStream<RowData> rows, RowType rowType, Map<String, String> options) {
+        return RiverbedSink.forRowData(rowType, options).sinkTo(rows);
+      }
+
+      @Override
+      public DataStreamSink<?> build(DataStream<RowData> rows, Optional<DataStream<String>> kafkaOffsets,
+          RowType rowType, Map<String, String> options) {
+        return RiverbedSink.forRowData(rowType, options).withKafkaOffsets(kafkaOffsets).sinkTo(rows);
+      }
+    };
   }
 }

@@ -6,11 +6,17 @@ import io.riverbed.flink.source.JsonLineSources;
 import io.riverbed.flink.source.JsonLineToRow;
 import io.riverbed.flink.source.JsonRowConverter;
 import io.riverbed.flink.source.JsonSchemaInference;
+import io.riverbed.flink.source.KafkaOffsetsTracker;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.timeline.KafkaOffsets;
+import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.flink.source.SourceLine;
 import io.riverbed.flink.sql.HudiConnectorOptions;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -41,8 +47,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class WriteJob {
   private static final Logger LOG = LoggerFactory.getLogger(WriteJob.class);
-  /** How long a finished job waits for its last commit to reach the timeline. */
-  private static final java.time.Duration LAST_COMMIT_TIMEOUT = java.time.Duration.ofSeconds(120);
 
   private WriteJob() {}
 
@@ -88,23 +92,18 @@ public final class WriteJob {
 
   public static JobExecutionResult run(WriteJobConfig config, StreamExecutionEnvironment env, TableSinkBuilder sink) throws Exception {
     build(config, env, sink);
-    JobExecutionResult result = env.execute(jobName(config));
-    if (!result.isJobExecutionResult()) {
-      // Submitted detached (flink run -d): the job runs on in the cluster; there is no end to wait for.
-      return result;
-    }
-    SettledCommits.await(toUri(config.table().path()), LAST_COMMIT_TIMEOUT);
-    return result;
+    // A finished job has its last commit on the timeline: the writer tasks finish only after it.
+    return env.execute(jobName(config));
   }
 
   /** Adds the job's pipeline to {@code env}; returns the row type it writes. */
   public static RowType build(WriteJobConfig config, StreamExecutionEnvironment env, TableSinkBuilder sink) {
     RowType rowType = rowType(config);
     checkFields(rowType, config.table());
-    DataStream<RowData> rows = rows(config, env, rowType);
     var options = new java.util.LinkedHashMap<>(config.tableOptions());
     options.put(HudiConnectorOptions.PATH.key(), toUri(config.table().path()));
-    sink.build(rows, rowType, options);
+    Input input = input(config, env, rowType);
+    sink.build(input.rows(), input.kafkaOffsets(), rowType, options);
     return rowType;
   }
 
@@ -194,20 +193,58 @@ public final class WriteJob {
     }
   }
 
-  /** Source, then JSON to rows (DELETE rows for a delete job). */
-  static DataStream<RowData> rows(WriteJobConfig config, StreamExecutionEnvironment env, RowType rowType) {
+  /** The job's rows, and for a Kafka source the offsets consumed up to each checkpoint barrier. */
+  record Input(DataStream<RowData> rows, Optional<DataStream<String>> kafkaOffsets) {}
+
+  /**
+   * Source, then JSON to rows (DELETE rows for a delete job). A Kafka source with starting offsets
+   * {@code committed} starts after the last record the table's commits recorded (the group's
+   * offsets only when the table recorded none), and its offsets go into every commit.
+   */
+  static Input input(WriteJobConfig config, StreamExecutionEnvironment env, RowType rowType) {
     WriteJobConfig.Source s = config.source();
-    DataStream<SourceLine> lines = switch (s.kind()) {
-      case FILE -> env.fromSource(JsonLineSources.files(toUri(s.inputPath())), WatermarkStrategy.noWatermarks(), "json-lines " + s.inputPath())
+    DataStream<SourceLine> lines;
+    Optional<DataStream<String>> kafkaOffsets = Optional.empty();
+    switch (s.kind()) {
+      case FILE -> lines = env.fromSource(JsonLineSources.files(toUri(s.inputPath())), WatermarkStrategy.noWatermarks(),
+              "json-lines " + s.inputPath())
           .uid("riverbed-json-lines-source");
-      case KAFKA -> env.fromSource(JsonLineSources.kafka(s.bootstrapServers(), s.topic(), s.groupId(), s.startingOffsets(), s.bounded()),
-              WatermarkStrategy.noWatermarks(), "kafka " + s.topic())
-          .uid("riverbed-kafka-source");
-    };
+      case KAFKA -> {
+        Optional<KafkaOffsets> committed = s.startingOffsets() == JsonLineSources.StartingOffsets.COMMITTED
+            ? committedKafkaOffsets(toUri(config.table().path()), s.topic()) : Optional.empty();
+        committed.ifPresent(o -> LOG.info("Kafka topic {}: starting after the last records committed to table {}: {}",
+            s.topic(), config.table().path(), o.format()));
+        var tracked = env.fromSource(JsonLineSources.kafka(s.bootstrapServers(), s.topic(), s.groupId(),
+                s.startingOffsets(), committed, s.bounded()), WatermarkStrategy.noWatermarks(), "kafka " + s.topic())
+            .uid("riverbed-kafka-source")
+            .transform("kafka-offsets", TypeInformation.of(SourceLine.class), new KafkaOffsetsTracker())
+            .uid("riverbed-kafka-offsets");
+        kafkaOffsets = Optional.of(tracked.getSideOutput(KafkaOffsetsTracker.OFFSETS));
+        lines = tracked;
+      }
+      default -> throw new IllegalArgumentException("unknown source kind " + s.kind());
+    }
     RowKind kind = config.table().isDelete() ? RowKind.DELETE : RowKind.INSERT;
-    return lines
+    DataStream<RowData> rows = lines
         .flatMap(new JsonLineToRow(JsonRowConverter.of(rowType), config.input().onBadRecord(), kind), InternalTypeInfo.of(rowType))
         .name("json-to-row").uid("riverbed-json-to-row");
+    return new Input(rows, kafkaOffsets);
+  }
+
+  /** The Kafka offsets of {@code topic} the table's newest commits recorded, if the table exists. */
+  static Optional<KafkaOffsets> committedKafkaOffsets(String tablePath, String topic) {
+    var base = new org.apache.hadoop.fs.Path(tablePath);
+    try {
+      var fs = base.getFileSystem(new org.apache.hadoop.conf.Configuration());
+      if (!Table.exists(fs, base)) {
+        return Optional.empty();
+      }
+      Table table = Table.open(fs, base);
+      var store = TimelineStore.at(fs, table.metaPath());
+      return KafkaOffsets.latestCommitted(store, store.load()).filter(o -> o.topic().equals(topic));
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("cannot read the timeline of " + tablePath, e);
+    }
   }
 
   static String rootMessage(Throwable e) {

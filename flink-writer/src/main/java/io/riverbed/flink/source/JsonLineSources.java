@@ -1,6 +1,11 @@
 package io.riverbed.flink.source;
 
+import io.riverbed.format.timeline.KafkaOffsets;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.flink.connector.file.src.FileSource;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
@@ -53,11 +58,29 @@ public final class JsonLineSources {
    */
   public static KafkaSource<SourceLine> kafka(String bootstrapServers, String topic, String groupId,
       StartingOffsets startingOffsets, boolean boundedAtLatest) {
+    return kafka(bootstrapServers, topic, groupId, startingOffsets, Optional.empty(), boundedAtLatest);
+  }
+
+  /**
+   * As above; with {@link StartingOffsets#COMMITTED} and offsets the table's commits recorded for
+   * this topic ({@code tableOffsets}), a job that did not restore state starts there: after the
+   * last record committed to the table (partitions the table has no offset for start at the
+   * earliest offset). The group's offsets are only used when the table has none.
+   */
+  public static KafkaSource<SourceLine> kafka(String bootstrapServers, String topic, String groupId,
+      StartingOffsets startingOffsets, Optional<KafkaOffsets> tableOffsets, boolean boundedAtLatest) {
+    OffsetsInitializer start = startingOffsets.initializer();
+    if (startingOffsets == StartingOffsets.COMMITTED && tableOffsets.isPresent()
+        && tableOffsets.get().topic().equals(topic)) {
+      Map<TopicPartition, Long> offsets = new HashMap<>();
+      tableOffsets.get().nextOffsets().forEach((p, o) -> offsets.put(new TopicPartition(topic, p), o));
+      start = OffsetsInitializer.offsets(offsets, OffsetResetStrategy.EARLIEST);
+    }
     KafkaSourceBuilder<SourceLine> builder = KafkaSource.<SourceLine>builder()
         .setBootstrapServers(bootstrapServers)
         .setTopics(topic)
         .setGroupId(groupId)
-        .setStartingOffsets(startingOffsets.initializer())
+        .setStartingOffsets(start)
         .setDeserializer(new KafkaLineDeserializer())
         .setProperty("commit.offsets.on.checkpoint", "true");
     if (boundedAtLatest) {

@@ -10,15 +10,18 @@ import java.io.Serializable;
  * @param unit {@code "line"} (1-based line number) or {@code "offset"} (Kafka offset)
  * @param position the line number or offset
  * @param text the record text; may be blank (blank lines are skipped, not errors)
+ * @param kafkaTopic the Kafka topic of a Kafka record, else null
+ * @param kafkaPartition the Kafka partition of a Kafka record, else -1
  */
-public record SourceLine(String origin, String unit, long position, String text) implements Serializable {
+public record SourceLine(String origin, String unit, long position, String text, String kafkaTopic,
+    int kafkaPartition) implements Serializable {
 
   public static SourceLine fileLine(String file, long lineNumber, String text) {
-    return new SourceLine(file, "line", lineNumber, text);
+    return new SourceLine(file, "line", lineNumber, text, null, -1);
   }
 
   public static SourceLine kafkaRecord(String topic, int partition, long offset, String text) {
-    return new SourceLine("Kafka partition " + topic + "-" + partition, "offset", offset, text);
+    return new SourceLine("Kafka partition " + topic + "-" + partition, "offset", offset, text, topic, partition);
   }
 
   /** Where this record is, for messages: {@code line 12 of file:/data/in.jsonl}. */

@@ -55,6 +55,31 @@ public class WriteJobEndToEndTest {
     return out;
   }
 
+  /** The completed commits and delta commits of the table, oldest first. */
+  public static List<io.riverbed.format.timeline.Instant> completedCommits(Path table) throws Exception {
+    org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(table.toUri());
+    Table t = Table.open(base.getFileSystem(new Configuration()), base);
+    return io.riverbed.format.timeline.TimelineStore.at(t.fs(), t.metaPath()).load().commitsTimeline().completed()
+        .instants();
+  }
+
+  /** Records (inserts and updates; numWrites) the completed commits not in {@code before} wrote. */
+  public static long recordsWrittenAfter(Path table, List<io.riverbed.format.timeline.Instant> before) throws Exception {
+    org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(table.toUri());
+    Table t = Table.open(base.getFileSystem(new Configuration()), base);
+    var store = io.riverbed.format.timeline.TimelineStore.at(t.fs(), t.metaPath());
+    long n = 0;
+    for (var instant : completedCommits(table)) {
+      if (!before.contains(instant)) {
+        for (var stat : io.riverbed.format.timeline.CommitMetadata.fromJson(store.read(instant), instant.toString())
+            .writeStats()) {
+          n += stat.numWrites();
+        }
+      }
+    }
+    return n;
+  }
+
   @Test
   void jsonLinesFileUpsertsIntoAMergeOnReadTableAndTheJobEnds() throws Exception {
     Path input = Files.writeString(dir.resolve("orders.jsonl"), """
