@@ -89,7 +89,7 @@ public final class CompactionRunner {
       return CommitMetadata.fromJson(store.read(completed), store.pathOf(completed).toString());
     }
     CompactionPlan plan = CompactionPlan.fromBytes(store.read(requested), store.pathOf(requested).toString());
-    table.disableMetadataTable();
+    table.prepareForWrite();
     if (plan.version() < CompactionPlan.LATEST_VERSION) {
       throw new TableException("compaction plan " + store.pathOf(requested) + " has version " + plan.version()
           + " (log file paths); only version 2 (log file names) is supported");
