@@ -153,8 +153,8 @@ public final class TableConfigFile {
 
   /**
    * What is wrong with a config read from a {@code hoodie.properties} file, as short phrases;
-   * empty if it is intact: it has a table name, a numeric table version and, if present, a numeric
-   * timeline layout version and a checksum that matches the name. A missing layout version is
+   * empty if it is intact: it has a table name, a numeric table version and, if present, a known
+   * table type, a numeric timeline layout version and a checksum that matches the name. A missing layout version is
    * reported last as {@link #NO_LAYOUT_VERSION} (Hudi readers refuse such a table, which
    * {@link TableConfig#requireSupported} reports).
    */
@@ -169,6 +169,10 @@ public final class TableConfigFile {
       problems.add("no " + TableProperty.VERSION.key());
     } else if (!isInt(version)) {
       problems.add(TableProperty.VERSION.key() + " '" + abbreviate(version) + "' is not a number");
+    }
+    String type = config.properties().get(TableProperty.TYPE.key());
+    if (type != null && java.util.Arrays.stream(TableType.values()).noneMatch(t -> t.name().equals(type.trim()))) {
+      problems.add(TableProperty.TYPE.key() + " '" + abbreviate(type) + "' is not a table type");
     }
     String layout = config.properties().get(TableProperty.TIMELINE_LAYOUT_VERSION.key());
     if (layout != null && !isInt(layout)) {
