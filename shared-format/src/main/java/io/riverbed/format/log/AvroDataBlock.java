@@ -1,6 +1,7 @@
 package io.riverbed.format.log;
 
 import io.riverbed.format.CorruptFileException;
+import io.riverbed.format.record.AvroBinaryCheck;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -130,6 +131,7 @@ public final class AvroDataBlock implements LogBlock {
         decoder = DecoderFactory.get().binaryDecoder(buffer, 0, length, decoder);
         GenericRecord record;
         try {
+          AvroBinaryCheck.check(writer, buffer, 0, length);
           record = datumReader.read(null, decoder);
         } catch (IOException | RuntimeException e) {
           throw new CorruptFileException("Cannot decode record " + i + " of " + describe(), e);

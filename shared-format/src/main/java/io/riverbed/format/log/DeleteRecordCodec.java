@@ -1,5 +1,6 @@
 package io.riverbed.format.log;
 
+import io.riverbed.format.record.AvroBinaryCheck;
 import io.riverbed.format.InvalidRecordException;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -79,6 +80,7 @@ final class DeleteRecordCodec {
 
   /** Decodes a {@code HoodieDeleteRecordList} payload. */
   static List<DeleteRecord> decode(byte[] payload) throws IOException {
+    AvroBinaryCheck.check(SCHEMA, payload, 0, payload.length);
     var reader = new GenericDatumReader<GenericRecord>(SCHEMA);
     GenericRecord root = reader.read(null, DecoderFactory.get().binaryDecoder(payload, null));
     @SuppressWarnings("unchecked")

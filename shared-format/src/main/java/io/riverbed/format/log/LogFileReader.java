@@ -71,6 +71,11 @@ public final class LogFileReader implements Iterator<LogBlock>, Closeable {
     return path;
   }
 
+  /** The length the file is read up to. */
+  public long length() {
+    return fileLength;
+  }
+
   @Override
   public boolean hasNext() {
     if (next == null && position < fileLength) {

@@ -1,7 +1,9 @@
 package io.riverbed.format.log;
 
+import io.riverbed.format.timeline.CommittedLogWrites;
 import io.riverbed.format.timeline.InstantRange;
 import io.riverbed.format.CorruptFileException;
+import io.riverbed.format.CorruptLogBlockException;
 import io.riverbed.format.InvalidRecordException;
 import io.riverbed.format.TableException;
 import io.riverbed.format.record.MetaFields;
@@ -38,6 +40,13 @@ import org.slf4j.LoggerFactory;
  *       {@link PayloadMergeRule#deleteKeepsExisting}; corrupt blocks are ignored.
  * </ol>
  *
+ * Where Hudi ignores every corrupt block, Riverbed tells lost committed data from a torn write:
+ * a corrupt block overlapping bytes that a completed instant committed ({@link Builder#committedWrites}),
+ * or a file shorter than its committed bytes, fails the scan with a
+ * {@link CorruptLogBlockException} if that instant counts for this scan (committed, not after
+ * the query instant, in the instant range). Corrupt bytes no such instant committed — the torn
+ * tail of a write that crashed before its commit — are skipped as Hudi skips them.
+ *
  * Only pending blocks' contents are decoded. Memory for merged entries is bounded by
  * {@link Builder#memoryBudgetBytes}; beyond it entries spill to a file in
  * {@link Builder#spillDirectory}, deleted when the result is closed.
@@ -62,6 +71,9 @@ public final class SliceLogScanner {
   private final PayloadMergeRule mergeRule;
   private final long memoryBudgetBytes;
   private final java.nio.file.Path spillDirectory;
+  private final CommittedLogWrites committedWrites;
+  private final String tableName;
+  private final String fileGroup;
 
   private SliceLogScanner(Builder b) {
     this.fs = b.fs;
@@ -76,6 +88,9 @@ public final class SliceLogScanner {
     this.memoryBudgetBytes = b.memoryBudgetBytes;
     this.spillDirectory = b.spillDirectory != null
         ? b.spillDirectory : java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
+    this.committedWrites = b.committedWrites;
+    this.tableName = b.tableName;
+    this.fileGroup = b.fileGroup;
   }
 
   public static Builder builder(FileSystem fs) {
@@ -94,10 +109,12 @@ public final class SliceLogScanner {
       filesOpened++;
       try (LogFileReader reader = file.length < 0
           ? LogFileReader.open(fs, file.path) : LogFileReader.open(fs, file.path, file.length)) {
+        List<CommittedLogWrites.Write> writes = committedWrites.of(file.path);
         while (reader.hasNext()) {
           LogBlock block = reader.next();
           blocks++;
-          if (block instanceof CorruptBlock) {
+          if (block instanceof CorruptBlock corrupt) {
+            requireNotCommitted(corrupt, writes);
             corruptBlocks++;
             LOG.debug("Corrupt block {}", block.describe());
             pending.add(block);
@@ -122,6 +139,7 @@ public final class SliceLogScanner {
             pending.add(block);
           }
         }
+        requireCommittedLength(file.path, reader.length(), writes);
       }
     }
     var entries = new SpillableEntryMap(memoryBudgetBytes, spillDirectory, readerSchema, orderingField);
@@ -139,6 +157,42 @@ public final class SliceLogScanner {
       }
       throw e;
     }
+  }
+
+  /** Fails if committed writes that count for this scan end past the file's length. */
+  private void requireCommittedLength(Path path, long length, List<CommittedLogWrites.Write> writes) {
+    long committedEnd = length;
+    List<String> lost = new ArrayList<>();
+    for (CommittedLogWrites.Write w : writes) {
+      if (w.end() > length && counts(w.instant())) {
+        lost.add(w.instant());
+        committedEnd = Math.max(committedEnd, w.end());
+      }
+    }
+    if (!lost.isEmpty()) {
+      throw new CorruptLogBlockException(tableName, fileGroup, path.toString(), length, lost,
+          "is " + length + " bytes long but was committed up to byte " + committedEnd + ": its end is missing");
+    }
+  }
+
+  /** Fails if the corrupt span overlaps bytes committed by an instant that counts for this scan. */
+  private void requireNotCommitted(CorruptBlock corrupt, List<CommittedLogWrites.Write> writes) {
+    BlockLocation span = corrupt.span();
+    List<String> lost = writes.stream()
+        .filter(w -> w.overlaps(span.offset(), span.offset() + span.length()) && counts(w.instant()))
+        .map(CommittedLogWrites.Write::instant)
+        .distinct()
+        .toList();
+    if (!lost.isEmpty()) {
+      throw new CorruptLogBlockException(tableName, fileGroup, span.file().toString(), span.offset(), lost,
+          "has a corrupt block (" + span.length() + " bytes)");
+    }
+  }
+
+  /** Whether blocks of {@code instant} would be merged by this scan. */
+  private boolean counts(String instant) {
+    return committed.test(instant) && instant.compareTo(latestInstantTime) <= 0
+        && (instantRange == null || instantRange.contains(instant));
   }
 
   private static void applyCommand(CommandBlock command, List<LogBlock> pending) {
@@ -211,6 +265,9 @@ public final class SliceLogScanner {
     private PayloadMergeRule mergeRule = PayloadMergeRule.OVERWRITE_WITH_LATEST;
     private long memoryBudgetBytes = DEFAULT_MEMORY_BUDGET;
     private java.nio.file.Path spillDirectory;
+    private CommittedLogWrites committedWrites = CommittedLogWrites.none();
+    private String tableName = "?";
+    private String fileGroup = "?";
 
     private Builder(FileSystem fs) {
       this.fs = Objects.requireNonNull(fs, "fs");
@@ -285,6 +342,22 @@ public final class SliceLogScanner {
     /** Local directory for the spill file; default {@code java.io.tmpdir}. */
     public Builder spillDirectory(java.nio.file.Path directory) {
       this.spillDirectory = directory;
+      return this;
+    }
+
+    /**
+     * The bytes completed instants committed into the log files: corrupt or missing bytes among
+     * them fail the scan. Default {@link CommittedLogWrites#none()}: every corrupt block is skipped.
+     */
+    public Builder committedWrites(CommittedLogWrites writes) {
+      this.committedWrites = Objects.requireNonNull(writes);
+      return this;
+    }
+
+    /** Names the table and file group in errors. */
+    public Builder fileGroup(String table, String fileGroupId) {
+      this.tableName = Objects.requireNonNull(table);
+      this.fileGroup = Objects.requireNonNull(fileGroupId);
       return this;
     }
 

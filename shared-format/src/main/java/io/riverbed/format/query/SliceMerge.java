@@ -8,7 +8,10 @@ import io.riverbed.format.log.SliceLogScanner;
 import io.riverbed.format.record.MetaFields;
 import io.riverbed.format.record.PayloadMergeRule;
 import io.riverbed.format.table.Table;
+import io.riverbed.format.timeline.CommittedLogWrites;
 import io.riverbed.format.timeline.InstantCommittedPredicate;
+import io.riverbed.format.timeline.Timeline;
+import io.riverbed.format.timeline.TimelineStore;
 import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.avro.Schema;
@@ -25,11 +28,14 @@ final class SliceMerge {
   private final PayloadMergeRule mergeRule;
   private final String orderingField;
   private final ReadSettings settings;
+  private final Timeline timeline;
+  private CommittedLogWrites committedWrites;
 
-  private SliceMerge(Table table, Schema tableSchema, Predicate<String> committed, ReadSettings settings) {
+  private SliceMerge(Table table, Schema tableSchema, Timeline timeline, ReadSettings settings) {
     this.table = table;
+    this.timeline = timeline;
     this.tableSchema = tableSchema;
-    this.committed = committed;
+    this.committed = InstantCommittedPredicate.of(timeline);
     this.mergeRule = PayloadMergeRule.forPayloadClass(table.config().payloadClass());
     this.orderingField = table.config().precombineField().filter(f -> tableSchema.getField(f) != null).orElse(null);
     this.settings = settings;
@@ -39,7 +45,7 @@ final class SliceMerge {
   static SliceMerge of(QueryPlan plan, ReadSettings settings) {
     Schema schema = plan.schema()
         .orElseThrow(() -> new TableException("table " + plan.table().basePath() + " has no schema yet"));
-    return new SliceMerge(plan.table(), schema, InstantCommittedPredicate.of(plan.activeTimeline()), settings);
+    return new SliceMerge(plan.table(), schema, plan.activeTimeline(), settings);
   }
 
   Table table() {
@@ -65,12 +71,23 @@ final class SliceMerge {
         .recordKeyField(MetaFields.RECORD_KEY)
         .mergeRule(mergeRule)
         .memoryBudgetBytes(settings.maxMemoryForMergeBytes())
-        .spillDirectory(settings.spillDirectory());
+        .spillDirectory(settings.spillDirectory())
+        .committedWrites(committedWrites())
+        .fileGroup(table.basePath().toString(), split.slice().fileGroupId().toString());
     for (LogFile log : split.slice().logFiles()) {
       builder.logFile(log.path(), log.length());
     }
     split.range().ifPresent(builder::instantRange);
     return builder.build().scan();
+  }
+
+  /** What the plan's completed instants committed into log files; read once, on the first slice with logs. */
+  private synchronized CommittedLogWrites committedWrites() {
+    if (committedWrites == null) {
+      committedWrites = CommittedLogWrites.load(TimelineStore.at(table.fs(), table.metaPath()), timeline,
+          table.basePath());
+    }
+    return committedWrites;
   }
 
   /** The record a key shows once its base record meets its merged log entry; empty if deleted. */

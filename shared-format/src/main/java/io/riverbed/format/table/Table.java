@@ -156,6 +156,22 @@ public final class Table {
   }
 
   /**
+   * Makes the table ready for a writer, as Hudi's writers find it: {@code hoodie.properties} is
+   * restored from an intact {@code hoodie.properties.backup} if it is missing or damaged, and a
+   * leftover backup is deleted ({@link TableConfigFile#recover}); then a metadata table Hudi left
+   * enabled is turned off ({@link #disableMetadataTable}). Every table operation that writes
+   * (write, compaction, rollback) starts with it. Returns the table with the config as stored.
+   *
+   * @throws io.riverbed.format.CorruptFileException if {@code hoodie.properties} is damaged and no
+   *     intact backup exists (nothing is deleted then)
+   */
+  public Table prepareForWrite() {
+    TableConfig recovered = TableConfigFile.recover(fs, metaPath());
+    recovered.requireSupported(basePath);
+    return new Table(fs, basePath, recovered).disableMetadataTable();
+  }
+
+  /**
    * Turns the metadata table off as Hudi does when a writer disables it: both
    * {@code hoodie.table.metadata.partitions} keys set to empty via the safe update, then
    * {@code .hoodie/metadata} deleted. Readers then list files. A table without a metadata table

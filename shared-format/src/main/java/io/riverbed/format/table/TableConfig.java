@@ -226,9 +226,18 @@ public final class TableConfig {
     return checksumOf(database().orElse(null), name());
   }
 
-  /** True if the stored checksum is absent (not validated, as in Hudi 0.15) or matches. */
+  /**
+   * True if the stored checksum is absent (not validated, as in Hudi 0.15) or matches. A checksum
+   * that is not a number, or one stored without a table name to check it against, does not match
+   * (Hudi 0.15's {@code validateChecksum} rejects both).
+   */
   public boolean hasValidChecksum() {
-    return checksum().map(c -> c == expectedChecksum()).orElse(true);
+    String stored = properties.get(TableProperty.CHECKSUM.key());
+    if (stored == null) {
+      return true;
+    }
+    String name = properties.get(TableProperty.NAME.key());
+    return name != null && stored.trim().equals(String.valueOf(checksumOf(database().orElse(null), name)));
   }
 
   /**

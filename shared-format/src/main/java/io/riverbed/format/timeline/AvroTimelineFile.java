@@ -1,5 +1,6 @@
 package io.riverbed.format.timeline;
 
+import io.riverbed.format.record.AvroBinaryCheck;
 import io.riverbed.format.CorruptFileException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -47,6 +48,12 @@ public final class AvroTimelineFile {
     if (bytes.length == 0) {
       return Optional.empty();
     }
+    try {
+      AvroBinaryCheck.checkContainer(bytes);
+    } catch (RuntimeException e) {
+      throw new CorruptFileException("cannot read " + readerSchema.getName() + " from " + source
+          + ": not a well-formed Avro container: " + e.getMessage(), e);
+    }
     try (var reader = new DataFileReader<GenericRecord>(
         new SeekableByteArrayInput(bytes), new GenericDatumReader<>(null, readerSchema))) {
       if (!reader.hasNext()) {
@@ -57,7 +64,10 @@ public final class AvroTimelineFile {
         throw new CorruptFileException(source + ": Avro container holds more than one record");
       }
       return Optional.of(record);
-    } catch (IOException | org.apache.avro.AvroRuntimeException e) {
+    } catch (IOException | RuntimeException e) {
+      if (e instanceof CorruptFileException corrupt) {
+        throw corrupt;
+      }
       throw new CorruptFileException(
           "cannot read " + readerSchema.getName() + " from " + source + ": " + e.getMessage(), e);
     }

@@ -9,7 +9,9 @@ import io.riverbed.format.file.FileNames;
 import io.riverbed.format.log.LogEntry;
 import io.riverbed.format.log.MergedLogRecords;
 import io.riverbed.format.log.ScanStats;
+import io.riverbed.format.file.FileGroupId;
 import io.riverbed.format.log.SliceLogScanner;
+import io.riverbed.format.timeline.CommittedLogWrites;
 import io.riverbed.format.record.MetaFields;
 import io.riverbed.format.record.PayloadMergeRule;
 import io.riverbed.format.record.TableSchemas;
@@ -51,6 +53,7 @@ final class CompactionFileGroupMerger {
   private final String instantTime;
   private final Schema writerSchema;
   private final Predicate<String> committed;
+  private final CommittedLogWrites committedWrites;
   private final CompactionOptions options;
   private final Markers markers;
   private final PayloadMergeRule mergeRule;
@@ -59,11 +62,12 @@ final class CompactionFileGroupMerger {
   private final int fileNamePos;
 
   CompactionFileGroupMerger(Table table, String instantTime, Schema tableSchema, Predicate<String> committed,
-      CompactionOptions options, Markers markers) {
+      CommittedLogWrites committedWrites, CompactionOptions options, Markers markers) {
     this.table = table;
     this.instantTime = instantTime;
     this.writerSchema = TableSchemas.addMetaFields(tableSchema);
     this.committed = committed;
+    this.committedWrites = committedWrites;
     this.options = options;
     this.markers = markers;
     this.mergeRule = PayloadMergeRule.forPayloadClass(table.config().payloadClass());
@@ -144,7 +148,9 @@ final class CompactionFileGroupMerger {
         .recordKeyField(MetaFields.RECORD_KEY)
         .mergeRule(mergeRule)
         .memoryBudgetBytes(options.memoryBudgetBytes())
-        .spillDirectory(options.spillDirectory());
+        .spillDirectory(options.spillDirectory())
+        .committedWrites(committedWrites)
+        .fileGroup(table.basePath().toString(), new FileGroupId(operation.partitionPath(), operation.fileId()).toString());
     return scanner.build().scan();
   }
 

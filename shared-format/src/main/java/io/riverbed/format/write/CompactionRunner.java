@@ -7,6 +7,7 @@ import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableProperty;
 import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.CommitMetadata;
+import io.riverbed.format.timeline.CommittedLogWrites;
 import io.riverbed.format.timeline.CompactionOperation;
 import io.riverbed.format.timeline.CompactionPlan;
 import io.riverbed.format.timeline.Instant;
@@ -43,7 +44,11 @@ import org.slf4j.LoggerFactory;
  *       and the plan's extra metadata. The requested and inflight files stay.
  * </ol>
  *
- * Hudi rolls an inflight compaction back with a rollback instant before retrying; Riverbed
+ * A file group whose committed log bytes are corrupt or missing fails the run with a
+ * {@link io.riverbed.format.CorruptLogBlockException} before its base file is written, so no base
+ * file ever drops committed data and nothing is committed; the compaction stays inflight.
+ *
+ * <p>Hudi rolls an inflight compaction back with a rollback instant before retrying; Riverbed
  * deletes the partial base files directly, which leaves the same files and a timeline without
  * the extra rollback instant. Two runners must not execute the same compaction at once.
  */
@@ -89,7 +94,7 @@ public final class CompactionRunner {
       return CommitMetadata.fromJson(store.read(completed), store.pathOf(completed).toString());
     }
     CompactionPlan plan = CompactionPlan.fromBytes(store.read(requested), store.pathOf(requested).toString());
-    table.disableMetadataTable();
+    table.prepareForWrite();
     if (plan.version() < CompactionPlan.LATEST_VERSION) {
       throw new TableException("compaction plan " + store.pathOf(requested) + " has version " + plan.version()
           + " (log file paths); only version 2 (log file names) is supported");
@@ -112,7 +117,8 @@ public final class CompactionRunner {
       tableSchema = schema.toString();
     }
     var merger = new CompactionFileGroupMerger(table, instantTime, schema,
-        InstantCommittedPredicate.of(timeline), options, markers);
+        InstantCommittedPredicate.of(timeline), CommittedLogWrites.load(store, timeline, table.basePath()), options,
+        markers);
     CommitMetadata.Builder metadata = CommitMetadata.builder(WriteOperationType.COMPACT)
         .compacted(true)
         .schema(tableSchema);

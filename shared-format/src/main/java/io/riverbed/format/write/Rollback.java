@@ -118,7 +118,7 @@ public final class Rollback {
    */
   public RollbackMetadata execute() {
     long start = System.currentTimeMillis();
-    table.disableMetadataTable();
+    table.prepareForWrite();
     TimelineStore store = store(table);
     Timeline timeline = store.load();
     Optional<Instant> pendingRollback = pendingRollbackOf(store, timeline);

@@ -56,9 +56,11 @@ public final class WriteTransaction {
   }
 
   /**
-   * Starts a new instant on {@code table}, later than every instant of its active timeline. A
-   * metadata table Hudi left enabled is turned off first, as Hudi does when a writer disables it:
-   * Riverbed does not maintain it, and a stale one would mislead readers that use it.
+   * Starts a new instant on {@code table}, later than every instant of its active timeline. The
+   * table is prepared first ({@link Table#prepareForWrite}: a damaged {@code hoodie.properties} is
+   * restored from its backup, and a metadata table Hudi left enabled is turned off, as Hudi does
+   * when a writer disables it: Riverbed does not maintain it, and a stale one would mislead readers
+   * that use it).
    */
   public static WriteTransaction start(Table table, WriteOperationType operationType) {
     return start(table, operationType, InstantClock.forTable(table));
@@ -67,7 +69,7 @@ public final class WriteTransaction {
   /** Starts a new instant with times from {@code generator} (which must run in the table's timeline zone). */
   public static WriteTransaction start(Table table, WriteOperationType operationType, InstantTime generator) {
     Objects.requireNonNull(operationType, "operationType");
-    table.disableMetadataTable();
+    table.prepareForWrite();
     TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
     String time = InstantClock.next(generator, store.load());
     Action action = actionFor(table.type(), operationType);

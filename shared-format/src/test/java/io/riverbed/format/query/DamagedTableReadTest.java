@@ -1,6 +1,17 @@
 package io.riverbed.format.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.riverbed.format.CorruptLogBlockException;
+import io.riverbed.format.base.CloseableIterator;
+import io.riverbed.format.timeline.Instant;
+import io.riverbed.format.write.CompactionRunner;
+import io.riverbed.format.write.CompactionScheduler;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Optional;
 
 import io.riverbed.format.log.AvroDataBlock;
 import io.riverbed.format.log.LogFileWriter;
@@ -108,5 +119,130 @@ class DamagedTableReadTest {
     assertThat(plan.queryInstant()).contains(later);
     assertThat(TableReads.lines(table, QuerySpec.snapshot())).containsExactlyElementsOf(expectedSnapshot());
     assertThat(TableReads.lines(table, QuerySpec.readOptimized())).hasSize(8);
+  }
+
+  // ---- lost committed data versus torn uncommitted tails ----------------------------------------
+
+  static final String CHENNAI = "asia/india/chennai";
+  static final String CHENNAI_FILE_ID = "9485e3af-2943-4d0a-a28a-ebff67078cef-0";
+  /** The upsert (step 2) that wrote {@code .log.1_1-21-47} of the Chennai file group, 1782 bytes. */
+  static final String UPSERT = "20261129140351987";
+
+  java.nio.file.Path chennaiLog(String versionAndToken) {
+    return copy.resolve(CHENNAI).resolve("." + CHENNAI_FILE_ID + "_20261129140349527.log." + versionAndToken);
+  }
+
+  void truncate(java.nio.file.Path file, int length) throws Exception {
+    Files.write(file, Arrays.copyOf(Files.readAllBytes(file), length));
+  }
+
+  /** The rows of the splits outside the Chennai file group. */
+  List<String> rowsOutsideChennai(Table table) {
+    QueryPlan plan = QueryPlanner.plan(table, QuerySpec.snapshot());
+    SplitReader reader = SplitReader.of(plan, ReadSettings.defaults());
+    List<GenericRecord> rows = new ArrayList<>();
+    for (Split split : plan.splits()) {
+      if (!split.slice().fileGroupId().fileId().equals(CHENNAI_FILE_ID)) {
+        try (CloseableIterator<GenericRecord> it = reader.read(split, Optional.empty())) {
+          it.forEachRemaining(rows::add);
+        }
+      }
+    }
+    return io.riverbed.format.testing.AvroRows.lines(rows);
+  }
+
+  @Test
+  void committedLogFileTruncatedInTheMiddleFailsTheSnapshotReadNamingFileOffsetAndInstant() throws Exception {
+    java.nio.file.Path log = chennaiLog("1_1-21-47");
+    truncate(log, 900);
+
+    CorruptLogBlockException e = catchThrowableOfType(() -> TableReads.read(table(), QuerySpec.snapshot()),
+        CorruptLogBlockException.class);
+
+    assertThat(e).isNotNull();
+    assertThat(e.logFile()).endsWith(log.getFileName().toString());
+    assertThat(e.offset()).isZero();
+    assertThat(e.instants()).containsExactly(UPSERT);
+    assertThat(e.fileGroup()).isEqualTo(CHENNAI + "/" + CHENNAI_FILE_ID);
+    assertThat(e.table()).contains("mor_small");
+    assertThat(e.getMessage()).contains(log.getFileName().toString(), "byte offset 0", UPSERT, CHENNAI_FILE_ID);
+  }
+
+  @Test
+  void committedLogFileWithAFlippedByteFailsTheRead() throws Exception {
+    java.nio.file.Path log = chennaiLog("2_1-48-84");
+    byte[] bytes = Files.readAllBytes(log);
+    bytes[bytes.length - 3] ^= 0x5a; // the block's trailing length
+    Files.write(log, bytes);
+
+    assertThatThrownBy(() -> TableReads.read(table(), QuerySpec.snapshot()))
+        .isInstanceOf(CorruptLogBlockException.class)
+        .hasMessageContaining(log.getFileName().toString())
+        .hasMessageContaining("20261129140355136");
+  }
+
+  @Test
+  void committedLogFileCutAtABlockBoundaryFailsTheRead() throws Exception {
+    java.nio.file.Path log = chennaiLog("1_1-21-47");
+    truncate(log, 0);
+
+    assertThatThrownBy(() -> TableReads.read(table(), QuerySpec.snapshot()))
+        .isInstanceOf(CorruptLogBlockException.class)
+        .hasMessageContaining("is 0 bytes long but was committed up to byte 1782")
+        .hasMessageContaining(UPSERT);
+  }
+
+  @Test
+  void compactionOfADamagedFileGroupFailsCommitsNothingAndTheTableStillFailsTheSameWay() throws Exception {
+    List<String> outsideBefore = rowsOutsideChennai(table());
+    java.nio.file.Path log = chennaiLog("1_1-21-47");
+    truncate(log, 900);
+    Table table = table();
+    String compaction = CompactionScheduler.of(table).options(
+        io.riverbed.format.write.CompactionOptions.defaults().withThresholds(1, 0)).schedule().instantTime().orElseThrow();
+
+    CorruptLogBlockException e = catchThrowableOfType(() -> CompactionRunner.of(table, compaction).run(),
+        CorruptLogBlockException.class);
+
+    assertThat(e).isNotNull();
+    assertThat(e.logFile()).endsWith(log.getFileName().toString());
+    assertThat(e.instants()).containsExactly(UPSERT);
+    assertThat(TimelineStore.at(fs, table.metaPath()).load().instants())
+        .noneMatch(i -> i.time().equals(compaction) && i.isCompleted());
+    try (Stream<java.nio.file.Path> files = Files.list(copy.resolve(CHENNAI))) {
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .noneMatch(n -> n.startsWith(CHENNAI_FILE_ID) && n.endsWith("_" + compaction + ".parquet"));
+    }
+    CorruptLogBlockException after = catchThrowableOfType(() -> TableReads.read(table(), QuerySpec.snapshot()),
+        CorruptLogBlockException.class);
+    assertThat(after).isNotNull();
+    assertThat(after.logFile()).isEqualTo(e.logFile());
+    assertThat(after.offset()).isEqualTo(e.offset());
+    assertThat(rowsOutsideChennai(table())).isEqualTo(outsideBefore).isNotEmpty();
+  }
+
+  @Test
+  void tornTailAppendedAfterTheCommittedLengthOfACommittedLogIsSkipped() throws Exception {
+    java.nio.file.Path log = chennaiLog("2_1-48-84");
+    byte[] committed = Files.readAllBytes(log);
+    byte[] otherBlock = Files.readAllBytes(chennaiLog("1_1-21-47"));
+    byte[] torn = Arrays.copyOf(committed, committed.length + otherBlock.length / 2);
+    System.arraycopy(otherBlock, 0, torn, committed.length, otherBlock.length / 2);
+    Files.write(log, torn);
+
+    assertThat(TableReads.lines(table(), QuerySpec.snapshot())).containsExactlyElementsOf(expectedSnapshot());
+  }
+
+  @Test
+  void tornLogFileOfAnUncommittedWriteIsSkipped() throws Exception {
+    Table table = table();
+    TimelineStore store = TimelineStore.at(fs, table.metaPath());
+    String crashed = "20261129150000000";
+    store.transitionToInflight(store.createRequested(crashed, Action.DELTA_COMMIT, new byte[0]), new byte[0]);
+    java.nio.file.Path torn = chennaiLog("5_0-1-0");
+    byte[] block = Files.readAllBytes(chennaiLog("1_1-21-47"));
+    Files.write(torn, Arrays.copyOf(block, block.length / 2));
+
+    assertThat(TableReads.lines(table, QuerySpec.snapshot())).containsExactlyElementsOf(expectedSnapshot());
   }
 }

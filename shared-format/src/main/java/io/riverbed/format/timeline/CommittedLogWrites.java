@@ -1,0 +1,80 @@
+package io.riverbed.format.timeline;
+
+import io.riverbed.format.file.FileNames;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * Which bytes of which log files the completed instants of a timeline committed, from their
+ * write stats: a delta write stat names the log file ({@code path}), where the instant's blocks
+ * start ({@code logOffset}) and how many bytes it wrote there ({@code fileSizeInBytes}; Hudi's
+ * append handle sums the appends of one handle to one file, Riverbed writes whole files from
+ * offset 0, so both give {@code [logOffset, logOffset + fileSizeInBytes)}).
+ *
+ * <p>Instants archived out of the active timeline are not known here: their bytes are not
+ * checked. Log files no completed instant names (uncommitted writes, rollback command blocks)
+ * have no committed bytes.
+ */
+public final class CommittedLogWrites {
+
+  /** Bytes {@code [offset, end)} of a log file committed by {@code instant}. */
+  public record Write(String instant, long offset, long end) {
+    public boolean overlaps(long from, long to) {
+      return offset < to && from < end;
+    }
+  }
+
+  private static final CommittedLogWrites NONE = new CommittedLogWrites(Map.of());
+
+  private final Map<String, List<Write>> byFile;
+
+  private CommittedLogWrites(Map<String, List<Write>> byFile) {
+    this.byFile = byFile;
+  }
+
+  /** Nothing known to be committed: every corrupt block is skipped (the behaviour without a timeline). */
+  public static CommittedLogWrites none() {
+    return NONE;
+  }
+
+  /**
+   * Reads the commit metadata of every completed commit, deltacommit and replacecommit of
+   * {@code timeline}.
+   *
+   * @param basePath the table's base path, which write stat paths are relative to
+   */
+  public static CommittedLogWrites load(TimelineStore store, Timeline timeline, Path basePath) {
+    var byFile = new HashMap<String, List<Write>>();
+    for (Instant instant : timeline.commitsTimeline().completed().instants()) {
+      CommitMetadata metadata = CommitMetadata.fromJson(store.read(instant), store.pathOf(instant).toString());
+      for (WriteStat stat : metadata.writeStats()) {
+        if (stat.path() == null || stat.fileSizeInBytes() <= 0
+            || FileNames.parseLogFileName(stat.fileName()).isEmpty()) {
+          continue;
+        }
+        long offset = stat.delta() == null ? 0 : Math.max(0, stat.delta().logOffset());
+        byFile.computeIfAbsent(key(new Path(basePath, stat.path())), k -> new ArrayList<>())
+            .add(new Write(instant.time(), offset, offset + stat.fileSizeInBytes()));
+      }
+    }
+    byFile.replaceAll((k, v) -> List.copyOf(v));
+    return new CommittedLogWrites(Map.copyOf(byFile));
+  }
+
+  /** The committed writes into {@code logFile}; empty if none is known. */
+  public List<Write> of(Path logFile) {
+    return byFile.getOrDefault(key(logFile), List.of());
+  }
+
+  private static String key(Path path) {
+    return Path.getPathWithoutSchemeAndAuthority(path).toString();
+  }
+
+  @Override
+  public String toString() {
+    return "CommittedLogWrites" + byFile;
+  }
+}
