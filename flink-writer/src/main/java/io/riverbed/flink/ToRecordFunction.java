@@ -3,9 +3,6 @@ package io.riverbed.flink;
 import io.riverbed.format.InvalidRecordException;
 import io.riverbed.format.record.KeyGenerator;
 import io.riverbed.format.record.MetaFields;
-import java.util.LinkedHashSet;
-import java.util.Set;
-import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
@@ -22,49 +19,30 @@ import org.apache.flink.util.Collector;
  * are deletes, {@link RowKind#UPDATE_BEFORE} rows are dropped, the rest are upserts. With the
  * bucket index the file-group column carries the record's bucket.
  *
- * <p>Keys are computed by the core's {@link KeyGenerator} on an Avro record holding only the key
- * and partition columns (so key strings are exactly Hudi's); the row itself stays binary.
+ * <p>Keys are computed by {@link RecordKeys} (the core's {@link KeyGenerator}, so key strings are
+ * exactly Hudi's); the row itself stays binary. A row without a key, or with a partition value the
+ * core's partition path rule refuses, fails the job naming the table, the record key, the field
+ * and the value; the write job refuses such rows earlier, where it knows their source line.
  */
 final class ToRecordFunction extends RichFlatMapFunction<RowData, RowData> {
   private static final long serialVersionUID = 1L;
 
   private final RowType rowType;
   private final FlinkWriteOptions options;
-  private transient RowDataToAvro keyConverter;
-  private transient KeyGenerator.Bound keyGenerator;
-  private transient int[] keyColumns;
+  private final RecordKeys keys;
   private transient int isDeletedColumn;
 
   ToRecordFunction(RowType rowType, FlinkWriteOptions options) {
     this.rowType = rowType;
     this.options = options;
+    this.keys = RecordKeys.of(rowType, options);
   }
 
   @Override
   public void open(OpenContext openContext) {
-    Schema schema = RowTypeAvroConverter.toAvroSchema(rowType, options.tableName());
-    keyConverter = RowDataToAvro.of(rowType, schema);
-    keyGenerator = KeyGenerator.of(options.keyGeneratorOptions()).forSchema(schema);
-    Set<Integer> columns = new LinkedHashSet<>();
-    for (String field : options.recordKeyFields()) {
-      columns.add(topLevelIndex(field));
-    }
-    for (String field : options.partitionFields()) {
-      columns.add(topLevelIndex(field));
-    }
-    keyColumns = columns.stream().mapToInt(Integer::intValue).toArray();
+    keys.resolve();
     int deleted = rowType.getFieldNames().indexOf(MetaFields.IS_DELETED);
     isDeletedColumn = deleted >= 0 && rowType.getTypeAt(deleted).getTypeRoot() == LogicalTypeRoot.BOOLEAN ? deleted : -1;
-  }
-
-  private int topLevelIndex(String path) {
-    String top = path.contains(".") ? path.substring(0, path.indexOf('.')) : path;
-    int i = rowType.getFieldNames().indexOf(top);
-    if (i < 0) {
-      throw new InvalidRecordException("key or partition field '" + path + "' is not a column of " + rowType
-          + " (table " + options.path() + ")");
-    }
-    return i;
   }
 
   @Override
@@ -75,9 +53,15 @@ final class ToRecordFunction extends RichFlatMapFunction<RowData, RowData> {
     }
     boolean delete = options.operation() == FlinkWriteOptions.Operation.DELETE || kind == RowKind.DELETE
         || (isDeletedColumn >= 0 && !row.isNullAt(isDeletedColumn) && row.getBoolean(isDeletedColumn));
-    GenericRecord keyFields = keyConverter.convertFields(row, keyColumns);
-    String key = keyGenerator.recordKey(keyFields);
-    String partition = keyGenerator.partitionPath(keyFields);
+    GenericRecord keyFields = keys.keyFields(row);
+    String key;
+    String partition;
+    try {
+      key = keys.recordKey(keyFields);
+      partition = keys.partitionPath(keyFields);
+    } catch (InvalidRecordException e) {
+      throw new InvalidRecordException("table " + options.path() + ": " + e.getMessage());
+    }
     if (delete && options.operation() == FlinkWriteOptions.Operation.INSERT) {
       throw new InvalidRecordException("write.operation=insert cannot apply the delete of record key '" + key
           + "' in partition '" + partition + "' of table " + options.path() + "; use write.operation=upsert");

@@ -1,6 +1,9 @@
 package io.riverbed.flink.job;
 
+import io.riverbed.flink.FlinkWriteOptions;
+import io.riverbed.flink.RecordKeys;
 import io.riverbed.flink.source.AvroRowTypes;
+import io.riverbed.flink.source.BadRecordException;
 import io.riverbed.flink.source.JsonLineFiles;
 import io.riverbed.flink.source.JsonLineSources;
 import io.riverbed.flink.source.JsonLineToRow;
@@ -8,9 +11,11 @@ import io.riverbed.flink.source.JsonRowConverter;
 import io.riverbed.flink.source.JsonSchemaInference;
 import io.riverbed.flink.source.SourceLine;
 import io.riverbed.flink.sql.HudiConnectorOptions;
+import io.riverbed.format.InvalidRecordException;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -101,9 +106,10 @@ public final class WriteJob {
   public static RowType build(WriteJobConfig config, StreamExecutionEnvironment env, TableSinkBuilder sink) {
     RowType rowType = rowType(config);
     checkFields(rowType, config.table());
-    DataStream<RowData> rows = rows(config, env, rowType);
     var options = new java.util.LinkedHashMap<>(config.tableOptions());
     options.put(HudiConnectorOptions.PATH.key(), toUri(config.table().path()));
+    RecordKeys keys = RecordKeys.of(rowType, FlinkWriteOptions.fromMap(options)).resolve();
+    DataStream<RowData> rows = rows(config, env, rowType, keyCheck(keys));
     sink.build(rows, rowType, options);
     return rowType;
   }
@@ -194,8 +200,26 @@ public final class WriteJob {
     }
   }
 
-  /** Source, then JSON to rows (DELETE rows for a delete job). */
-  static DataStream<RowData> rows(WriteJobConfig config, StreamExecutionEnvironment env, RowType rowType) {
+  /**
+   * The check of every converted row, where its source line is known: a row whose partition value
+   * the core's partition path rule refuses is a bad record ({@code --on-bad-record} decides); a
+   * row without a record key fails the job naming its line, under either policy.
+   */
+  static JsonLineToRow.RowCheck keyCheck(RecordKeys keys) {
+    return row -> {
+      GenericRecord fields = keys.keyFields(row);
+      keys.recordKey(fields);
+      try {
+        keys.partitionPath(fields);
+      } catch (InvalidRecordException e) {
+        throw new BadRecordException(e.getMessage());
+      }
+    };
+  }
+
+  /** Source, then JSON to rows (DELETE rows for a delete job), each checked by {@code check}. */
+  static DataStream<RowData> rows(WriteJobConfig config, StreamExecutionEnvironment env, RowType rowType,
+      JsonLineToRow.RowCheck check) {
     WriteJobConfig.Source s = config.source();
     DataStream<SourceLine> lines = switch (s.kind()) {
       case FILE -> env.fromSource(JsonLineSources.files(toUri(s.inputPath())), WatermarkStrategy.noWatermarks(), "json-lines " + s.inputPath())
@@ -206,7 +230,8 @@ public final class WriteJob {
     };
     RowKind kind = config.table().isDelete() ? RowKind.DELETE : RowKind.INSERT;
     return lines
-        .flatMap(new JsonLineToRow(JsonRowConverter.of(rowType), config.input().onBadRecord(), kind), InternalTypeInfo.of(rowType))
+        .flatMap(new JsonLineToRow(JsonRowConverter.of(rowType), config.input().onBadRecord(), kind, check),
+            InternalTypeInfo.of(rowType))
         .name("json-to-row").uid("riverbed-json-to-row");
   }
 
