@@ -170,11 +170,11 @@ public final class PartitionPaths {
       return "path segment contains the NUL character";
     }
     for (String part : segment.split("\\\\", -1)) {
-      if (part.equals(".") || part.equals("..")) {
-        return "path segment '" + part + "' names " + (part.length() == 1 ? "the folder itself" : "the parent folder")
-            + " and would resolve outside the partition folders of the table";
-      }
       if (part.startsWith(".")) {
+        if (part.equals(".") || part.equals("..")) {
+          return "path segment '" + part + "' names " + (part.length() == 1 ? "the folder itself" : "the parent folder")
+              + " and would resolve outside the partition folders of the table";
+        }
         return "path segment '" + part + "' starts with '.': hidden folders (.hoodie is the table's metadata folder)"
             + " are not partitions";
       }
