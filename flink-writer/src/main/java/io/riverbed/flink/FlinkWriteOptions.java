@@ -300,7 +300,8 @@ public record FlinkWriteOptions(
     d.put(RECORD_KEY_FIELD, new String[] {"uuid", "Record key field(s), comma separated."});
     d.put(PARTITION_PATH_FIELD, new String[] {"", "Partition field(s), comma separated; empty = non-partitioned."});
     d.put(HIVE_STYLE_PARTITIONING, new String[] {"false", "Partition folders named field=value."});
-    d.put(URL_ENCODE_PARTITION_PATH, new String[] {"false", "URL-encode partition values."});
+    d.put(URL_ENCODE_PARTITION_PATH, new String[] {"false",
+        "URL-encode partition values as Hudi does ('/' and ':' become %2F and %3A); '.', '..' and '.hoodie' stay refused."});
     d.put(PRECOMBINE_FIELD, new String[] {"ts", "Ordering field: the larger value wins, ties go to the later record. "
         + "'no_precombine' disables. Fallbacks " + PRECOMBINE_FIELD_FALLBACK_1 + ", " + PRECOMBINE_FIELD_FALLBACK_2 + "."});
     d.put(PAYLOAD_CLASS, new String[] {EVENT_TIME_PAYLOAD, "Payload class (merge rule against stored records)."});

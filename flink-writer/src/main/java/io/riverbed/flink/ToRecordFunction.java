@@ -5,9 +5,6 @@ import io.riverbed.format.record.KeyGenerator;
 import io.riverbed.format.record.MetaFields;
 import io.riverbed.format.record.OrderingValueCodec;
 import io.riverbed.format.record.OrderingValues;
-import java.util.LinkedHashSet;
-import java.util.Set;
-import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
@@ -24,57 +21,43 @@ import org.apache.flink.util.Collector;
  * are deletes, {@link RowKind#UPDATE_BEFORE} rows are dropped, the rest are upserts. With the
  * bucket index the file-group column carries the record's bucket.
  *
- * <p>Keys are computed by the core's {@link KeyGenerator} on an Avro record holding only the key
- * and partition columns (so key strings are exactly Hudi's); the row itself stays binary. With the
- * state index and event-time ordering ({@link FlinkWriteOptions#ordersAcrossCommits}) the envelope
- * also carries the row's ordering value, which the bucket assigner compares with the key's last one.
+ * <p>Keys are computed by {@link RecordKeys} (the core's {@link KeyGenerator}, so key strings are
+ * exactly Hudi's); the row itself stays binary. A row without a key, or with a partition value the
+ * core's partition path rule refuses, fails the job naming the table, the record key, the field
+ * and the value; the write job refuses such rows earlier, where it knows their source line. With
+ * the state index and event-time ordering ({@link FlinkWriteOptions#ordersAcrossCommits}) the
+ * envelope also carries the row's ordering value, which the bucket assigner compares with the
+ * key's last one.
  */
 final class ToRecordFunction extends RichFlatMapFunction<RowData, RowData> {
   private static final long serialVersionUID = 1L;
 
   private final RowType rowType;
   private final FlinkWriteOptions options;
-  private transient RowDataToAvro keyConverter;
-  private transient KeyGenerator.Bound keyGenerator;
-  private transient int[] keyColumns;
+  private final RecordKeys keys;
   private transient int isDeletedColumn;
+  /** With the state index and event-time ordering: the ordering column, and its conversion to Avro. */
   private transient String orderingField;
+  private transient int[] orderingColumn;
+  private transient RowDataToAvro orderingConverter;
 
   ToRecordFunction(RowType rowType, FlinkWriteOptions options) {
     this.rowType = rowType;
     this.options = options;
+    this.keys = RecordKeys.of(rowType, options);
   }
 
   @Override
   public void open(OpenContext openContext) {
-    Schema schema = RowTypeAvroConverter.toAvroSchema(rowType, options.tableName());
-    keyConverter = RowDataToAvro.of(rowType, schema);
-    keyGenerator = KeyGenerator.of(options.keyGeneratorOptions()).forSchema(schema);
-    Set<Integer> columns = new LinkedHashSet<>();
-    for (String field : options.recordKeyFields()) {
-      columns.add(topLevelIndex(field));
+    keys.resolve();
+    if (options.indexType() == FlinkWriteOptions.IndexType.FLINK_STATE && options.ordersAcrossCommits()
+        && rowType.getFieldNames().contains(options.precombineField())) {
+      orderingField = options.precombineField();
+      orderingColumn = new int[] {rowType.getFieldIndex(orderingField)};
+      orderingConverter = RowDataToAvro.of(rowType, RowTypeAvroConverter.toAvroSchema(rowType, options.tableName()));
     }
-    for (String field : options.partitionFields()) {
-      columns.add(topLevelIndex(field));
-    }
-    orderingField = options.indexType() == FlinkWriteOptions.IndexType.FLINK_STATE && options.ordersAcrossCommits()
-        && rowType.getFieldNames().contains(options.precombineField()) ? options.precombineField() : null;
-    if (orderingField != null) {
-      columns.add(rowType.getFieldIndex(orderingField));
-    }
-    keyColumns = columns.stream().mapToInt(Integer::intValue).toArray();
     int deleted = rowType.getFieldNames().indexOf(MetaFields.IS_DELETED);
     isDeletedColumn = deleted >= 0 && rowType.getTypeAt(deleted).getTypeRoot() == LogicalTypeRoot.BOOLEAN ? deleted : -1;
-  }
-
-  private int topLevelIndex(String path) {
-    String top = path.contains(".") ? path.substring(0, path.indexOf('.')) : path;
-    int i = rowType.getFieldNames().indexOf(top);
-    if (i < 0) {
-      throw new InvalidRecordException("key or partition field '" + path + "' is not a column of " + rowType
-          + " (table " + options.path() + ")");
-    }
-    return i;
   }
 
   @Override
@@ -85,9 +68,15 @@ final class ToRecordFunction extends RichFlatMapFunction<RowData, RowData> {
     }
     boolean delete = options.operation() == FlinkWriteOptions.Operation.DELETE || kind == RowKind.DELETE
         || (isDeletedColumn >= 0 && !row.isNullAt(isDeletedColumn) && row.getBoolean(isDeletedColumn));
-    GenericRecord keyFields = keyConverter.convertFields(row, keyColumns);
-    String key = keyGenerator.recordKey(keyFields);
-    String partition = keyGenerator.partitionPath(keyFields);
+    GenericRecord keyFields = keys.keyFields(row);
+    String key;
+    String partition;
+    try {
+      key = keys.recordKey(keyFields);
+      partition = keys.partitionPath(keyFields);
+    } catch (InvalidRecordException e) {
+      throw new InvalidRecordException("table " + options.path() + ": " + e.getMessage());
+    }
     if (delete && options.operation() == FlinkWriteOptions.Operation.INSERT) {
       throw new InvalidRecordException("write.operation=insert cannot apply the delete of record key '" + key
           + "' in partition '" + partition + "' of table " + options.path() + "; use write.operation=upsert");
@@ -96,11 +85,16 @@ final class ToRecordFunction extends RichFlatMapFunction<RowData, RowData> {
     if (options.indexType() == FlinkWriteOptions.IndexType.BUCKET) {
       fileGroup = Integer.toString(BucketIndex.bucket(key, options.bucketHashFields(), options.numBuckets()));
     }
-    byte[] ordering = null;
-    if (orderingField != null && keyFields.get(orderingField) != null) {
-      ordering = OrderingValueCodec.encode(OrderingValues.ofLogRecord(keyFields, orderingField, key));
-    }
     out.collect(WriteEnvelope.of(delete ? WriteEnvelope.DELETE : WriteEnvelope.UPSERT, key, partition, fileGroup, row,
-        ordering));
+        ordering(row, key)));
+  }
+
+  /** The row's encoded ordering value when the assigner compares it with the key's last one; else null. */
+  private byte[] ordering(RowData row, String key) {
+    if (orderingField == null || row.isNullAt(orderingColumn[0])) {
+      return null;
+    }
+    GenericRecord value = orderingConverter.convertFields(row, orderingColumn);
+    return OrderingValueCodec.encode(OrderingValues.ofLogRecord(value, orderingField, key));
   }
 }

@@ -1,6 +1,9 @@
 package io.riverbed.flink.job;
 
+import io.riverbed.flink.FlinkWriteOptions;
+import io.riverbed.flink.RecordKeys;
 import io.riverbed.flink.source.AvroRowTypes;
+import io.riverbed.flink.source.BadRecordException;
 import io.riverbed.flink.source.JsonLineFiles;
 import io.riverbed.flink.source.JsonLineSources;
 import io.riverbed.flink.source.JsonLineToRow;
@@ -12,11 +15,13 @@ import io.riverbed.format.timeline.KafkaOffsets;
 import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.flink.source.SourceLine;
 import io.riverbed.flink.sql.HudiConnectorOptions;
+import io.riverbed.format.InvalidRecordException;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -102,7 +107,8 @@ public final class WriteJob {
     checkFields(rowType, config.table());
     var options = new java.util.LinkedHashMap<>(config.tableOptions());
     options.put(HudiConnectorOptions.PATH.key(), toUri(config.table().path()));
-    Input input = input(config, env, rowType);
+    RecordKeys keys = RecordKeys.of(rowType, FlinkWriteOptions.fromMap(options)).resolve();
+    Input input = input(config, env, rowType, keyCheck(keys));
     sink.build(input.rows(), input.kafkaOffsets(), rowType, options);
     return rowType;
   }
@@ -193,15 +199,34 @@ public final class WriteJob {
     }
   }
 
+  /**
+   * The check of every converted row, where its source line is known: a row whose partition value
+   * the core's partition path rule refuses is a bad record ({@code --on-bad-record} decides); a
+   * row without a record key fails the job naming its line, under either policy.
+   */
+  static JsonLineToRow.RowCheck keyCheck(RecordKeys keys) {
+    return row -> {
+      GenericRecord fields = keys.keyFields(row);
+      keys.recordKey(fields);
+      try {
+        keys.partitionPath(fields);
+      } catch (InvalidRecordException e) {
+        throw new BadRecordException(e.getMessage());
+      }
+    };
+  }
+
   /** The job's rows, and for a Kafka source the offsets consumed up to each checkpoint barrier. */
   record Input(DataStream<RowData> rows, Optional<DataStream<String>> kafkaOffsets) {}
 
   /**
    * Source, then JSON to rows (DELETE rows for a delete job). A Kafka source with starting offsets
    * {@code committed} starts after the last record the table's commits recorded (the group's
-   * offsets only when the table recorded none), and its offsets go into every commit.
+   * offsets only when the table recorded none), and its offsets go into every commit. Each row is
+   * checked by {@code check}.
    */
-  static Input input(WriteJobConfig config, StreamExecutionEnvironment env, RowType rowType) {
+  static Input input(WriteJobConfig config, StreamExecutionEnvironment env, RowType rowType,
+      JsonLineToRow.RowCheck check) {
     WriteJobConfig.Source s = config.source();
     DataStream<SourceLine> lines;
     Optional<DataStream<String>> kafkaOffsets = Optional.empty();
@@ -226,7 +251,8 @@ public final class WriteJob {
     }
     RowKind kind = config.table().isDelete() ? RowKind.DELETE : RowKind.INSERT;
     DataStream<RowData> rows = lines
-        .flatMap(new JsonLineToRow(JsonRowConverter.of(rowType), config.input().onBadRecord(), kind), InternalTypeInfo.of(rowType))
+        .flatMap(new JsonLineToRow(JsonRowConverter.of(rowType), config.input().onBadRecord(), kind, check),
+            InternalTypeInfo.of(rowType))
         .name("json-to-row").uid("riverbed-json-to-row");
     return new Input(rows, kafkaOffsets);
   }

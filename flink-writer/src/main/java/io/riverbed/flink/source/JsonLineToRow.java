@@ -1,5 +1,7 @@
 package io.riverbed.flink.source;
 
+import io.riverbed.format.InvalidRecordException;
+import java.io.Serializable;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
@@ -12,20 +14,34 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns source lines into rows of the job's row type. Blank lines are skipped silently. A bad
- * record fails the job with {@link BadRecordException} naming its line (or offset) and field, or,
+ * record (not valid JSON, not fitting the row type, or refused by the {@link RowCheck}: the write
+ * job's check refuses partition values the core's partition path rule does not allow) fails the
+ * job with {@link BadRecordException} naming its line (or offset) and field, or,
  * under {@link BadRecordPolicy#SKIP}, is dropped: counted in the {@code badRecordsSkipped}
  * metric and job accumulator, logged at WARN (the first {@value #LOGGED_IN_FULL}, then every {@value #LOG_EVERY}th)
- * and summed up when the task closes.
+ * and summed up when the task closes. Any other {@link InvalidRecordException} of the check (a
+ * null or empty record key) fails the job under either policy, naming the line and its text.
  */
 public final class JsonLineToRow extends RichFlatMapFunction<SourceLine, RowData> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(JsonLineToRow.class);
   static final int LOGGED_IN_FULL = 100;
   static final int LOG_EVERY = 1000;
+  private static final int MAX_TEXT_CHARS = 500;
 
   private final JsonRowConverter converter;
   private final BadRecordPolicy policy;
   private final RowKind rowKind;
+  private final RowCheck check;
+
+  /** A check of a converted row; throws {@link BadRecordException} to refuse it as a bad record. */
+  @FunctionalInterface
+  public interface RowCheck extends Serializable {
+    /** Accepts every row. */
+    RowCheck NONE = row -> { };
+
+    void check(RowData row);
+  }
 
   /** Name of the metric and of the job accumulator counting skipped bad records. */
   public static final String SKIPPED = "badRecordsSkipped";
@@ -39,9 +55,15 @@ public final class JsonLineToRow extends RichFlatMapFunction<SourceLine, RowData
    *     {@link RowKind#DELETE} for a delete job
    */
   public JsonLineToRow(JsonRowConverter converter, BadRecordPolicy policy, RowKind rowKind) {
+    this(converter, policy, rowKind, RowCheck.NONE);
+  }
+
+  /** @param check applied to every converted row, its bad records handled by {@code policy} */
+  public JsonLineToRow(JsonRowConverter converter, BadRecordPolicy policy, RowKind rowKind, RowCheck check) {
     this.converter = converter;
     this.policy = policy;
     this.rowKind = rowKind;
+    this.check = check;
   }
 
   @Override
@@ -59,6 +81,7 @@ public final class JsonLineToRow extends RichFlatMapFunction<SourceLine, RowData
     RowData row;
     try {
       row = converter.convert(line.text());
+      check.check(row);
     } catch (BadRecordException e) {
       if (policy == BadRecordPolicy.FAIL) {
         throw new BadRecordException("bad record at " + line.location() + ": " + e.getMessage()
@@ -71,9 +94,17 @@ public final class JsonLineToRow extends RichFlatMapFunction<SourceLine, RowData
         LOG.warn("Skipped bad record #{} at {}: {}", skipped, line.location(), e.getMessage());
       }
       return;
+    } catch (InvalidRecordException e) {
+      throw new InvalidRecordException("record at " + line.location() + ": " + e.getMessage() + "; the record: "
+          + abbreviate(line.text()));
     }
     row.setRowKind(rowKind);
     out.collect(row);
+  }
+
+  private static String abbreviate(String text) {
+    String trimmed = text.strip();
+    return trimmed.length() <= MAX_TEXT_CHARS ? trimmed : trimmed.substring(0, MAX_TEXT_CHARS) + "...(truncated)";
   }
 
   /** Bad records this task skipped so far. */

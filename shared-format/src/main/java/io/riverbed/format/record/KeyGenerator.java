@@ -17,7 +17,8 @@ import org.apache.avro.generic.IndexedRecord;
  *       when every value is null or empty;
  *   <li>partition path: values joined by {@code /}, {@code field=value} when hive style, null or
  *       empty as {@code __HIVE_DEFAULT_PARTITION__}, Hive path escaping when url-encoded, {@code ""}
- *       when non-partitioned.
+ *       when non-partitioned; a value that would not stay a folder inside the table is refused
+ *       (the confinement rule of {@link PartitionPaths}).
  * </ul>
  *
  * <p>Field positions are resolved once per schema ({@link #forSchema}); the per-record calls reuse
@@ -152,26 +153,48 @@ public final class KeyGenerator {
       return key.toString();
     }
 
+    /**
+     * The record's partition path, each value checked by the confinement rule of
+     * {@link PartitionPaths}.
+     *
+     * @throws InvalidRecordException naming the record key, the partition field and the value as
+     *     the record holds it when a value would not stay a folder inside the table
+     */
     public String partitionPath(IndexedRecord record) {
       if (partitionPaths.length == 0) {
         return "";
       }
-      boolean consistent = options.consistentLogicalTimestamp();
       if (partitionPaths.length == 1) {
-        FieldPaths.FieldPath path = partitionPaths[0];
-        return PartitionPaths.segment(path.path(), path.stringValue(record, consistent),
-            options.hiveStylePartitioning(), options.urlEncodePartitionPath());
+        return segment(record, partitionPaths[0]);
       }
       var out = new StringBuilder(16 * partitionPaths.length);
       for (int i = 0; i < partitionPaths.length; i++) {
         if (i > 0) {
           out.append(PartitionPaths.SEPARATOR);
         }
-        FieldPaths.FieldPath path = partitionPaths[i];
-        out.append(PartitionPaths.segment(path.path(), path.stringValue(record, consistent),
-            options.hiveStylePartitioning(), options.urlEncodePartitionPath()));
+        out.append(segment(record, partitionPaths[i]));
       }
       return out.toString();
+    }
+
+    private String segment(IndexedRecord record, FieldPaths.FieldPath path) {
+      String value = path.stringValue(record, options.consistentLogicalTimestamp());
+      String text = PartitionPaths.valueText(value, options.urlEncodePartitionPath());
+      var why = PartitionPaths.refusal(text);
+      if (why.isPresent()) {
+        throw new InvalidRecordException("record key " + keyForMessage(record) + ": "
+            + PartitionPaths.refusedMessage(path.path(), value, why.get())
+            + (partitionPaths.length > 1 ? " (partition fields " + options.partitionFields() + ")" : ""));
+      }
+      return options.hiveStylePartitioning() ? path.path() + "=" + text : text;
+    }
+
+    private String keyForMessage(IndexedRecord record) {
+      try {
+        return PartitionPaths.quote(recordKey(record));
+      } catch (InvalidRecordException noKey) {
+        return "(none: the record key fields " + options.recordKeyFields() + " are null or empty)";
+      }
     }
   }
 

@@ -149,9 +149,12 @@ public record KeyGeneratorOptions(
     d.put(RECORD_KEY_FIELD, new String[] {"<" + TABLE_RECORD_KEY_FIELDS + ">",
         "Record key field(s), comma separated; nested fields as a.b.c. Generated keys are not supported."});
     d.put(PARTITION_PATH_FIELD, new String[] {"<" + TABLE_PARTITION_FIELDS + ">",
-        "Partition field(s), comma separated; empty = non-partitioned. field:type (CustomKeyGenerator) is not supported."});
+        "Partition field(s), comma separated; empty = non-partitioned. field:type (CustomKeyGenerator) is not supported. "
+            + "A value that would not stay a folder inside the table (a path segment that is empty, '.', '..', "
+            + "starts with '.' or holds ':') is refused (docs/CONCEPTS.md#partition-paths)."});
     d.put(HIVE_STYLE_PARTITIONING, new String[] {"false", "Partition folders named field=value."});
-    d.put(URL_ENCODE_PARTITION_PATH, new String[] {"false", "Partition values escaped with Hive path escaping."});
+    d.put(URL_ENCODE_PARTITION_PATH, new String[] {"false", "Partition values escaped as Hudi's PartitionPathEncodeUtils "
+        + "does (%XX for controls and \" # % ' * / : = ? \\ DEL { [ ] ^); '.' is kept, so '.', '..' and '.hoodie' stay refused."});
     d.put(CONSISTENT_LOGICAL_TIMESTAMP, new String[] {"false",
         "timestamp-millis/micros key and partition values as java.sql.Timestamp strings instead of raw longs."});
     d.put(KEY_GENERATOR_CLASS, new String[] {"<" + TABLE_KEY_GENERATOR_CLASS + ", else inferred>",

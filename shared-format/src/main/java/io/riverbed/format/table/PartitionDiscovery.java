@@ -1,5 +1,6 @@
 package io.riverbed.format.table;
 
+import io.riverbed.format.TableException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
@@ -12,38 +13,78 @@ import org.apache.hadoop.fs.Path;
 
 /**
  * Finds a table's partitions without the metadata table, as Hudi's file-system-backed listing
- * does: breadth-first from the base path, a folder holding a partition marker is a partition
- * (and is not descended), {@code .hoodie} and other hidden folders are skipped.
+ * does: breadth-first from the base path, a folder holding a partition marker is a partition.
+ *
+ * <p>It never returns a partial table silently. Partitions are folders below the base path that
+ * the partition path rule ({@code record.PartitionPaths}) lets a writer make, so a partition marker
+ * anywhere else means records that a query would leave out; the listing then fails naming the
+ * folder:
+ * <ul>
+ *   <li>a marker in {@code .hoodie} (written by a partition value {@code .hoodie}), or in a hidden
+ *       folder ({@code .x}, at any depth; {@code .hoodie}'s own sub folders, the metadata table
+ *       among them, are not searched);
+ *   <li>a partition inside another partition, the base path included (a partition value {@code .}
+ *       put a marker in the base path of a partitioned table; values {@code 2024} and
+ *       {@code 2024/06} nest one partition in another).
+ * </ul>
+ * Folders without a marker (and hidden folders without one below them) are skipped.
  */
 public final class PartitionDiscovery {
+  private static final String META_FOLDER = ".hoodie";
 
   private PartitionDiscovery() {}
 
-  /** Relative paths of all partitions, sorted; {@code [""]} for a non-partitioned table. */
+  /** A folder to list: its path relative to the base path, the partition it lies in, the hidden folder it lies in. */
+  private record Folder(String relative, String insidePartition, String insideHidden) {}
+
+  /**
+   * Relative paths of all partitions, sorted; {@code [""]} for a non-partitioned table.
+   *
+   * @throws TableException naming the folder when a partition marker lies where no partition can be
+   */
   public static List<String> listPartitions(FileSystem fs, Path basePath) {
     var partitions = new ArrayList<String>();
-    var queue = new ArrayDeque<String>();
-    queue.add("");
+    var queue = new ArrayDeque<Folder>();
+    queue.add(new Folder("", null, null));
     try {
       while (!queue.isEmpty()) {
-        String relative = queue.poll();
-        Path folder = relative.isEmpty() ? basePath : new Path(basePath, relative);
-        FileStatus[] children = fs.listStatus(folder);
+        Folder folder = queue.poll();
+        String relative = folder.relative();
+        FileStatus[] children = fs.listStatus(relative.isEmpty() ? basePath : new Path(basePath, relative));
         boolean isPartition = false;
         var subfolders = new ArrayList<String>();
         for (FileStatus child : children) {
           String name = child.getPath().getName();
           if (child.isFile() && name.equals(PartitionMetadata.FILE_NAME)) {
             isPartition = true;
-          } else if (child.isDirectory() && !name.startsWith(".")) {
-            subfolders.add(relative.isEmpty() ? name : relative + "/" + name);
+          } else if (child.isDirectory()) {
+            subfolders.add(name);
           }
         }
         if (isPartition) {
+          if (folder.insideHidden() != null) {
+            throw misplaced(basePath, relative, "lies in the hidden folder '" + folder.insideHidden()
+                + "', which is not a partition");
+          }
+          if (folder.insidePartition() != null) {
+            throw misplaced(basePath, relative, "lies inside the partition "
+                + (folder.insidePartition().isEmpty() ? "'' (the base path)" : "'" + folder.insidePartition() + "'"));
+          }
           partitions.add(relative);
-        } else {
-          Collections.sort(subfolders);
-          queue.addAll(subfolders);
+        }
+        Collections.sort(subfolders);
+        String partition = isPartition ? relative : folder.insidePartition();
+        for (String name : subfolders) {
+          String path = relative.isEmpty() ? name : relative + "/" + name;
+          if (relative.isEmpty() && name.equals(META_FOLDER)) {
+            if (fs.exists(new Path(new Path(basePath, META_FOLDER), PartitionMetadata.FILE_NAME))) {
+              throw misplaced(basePath, META_FOLDER, "is the table's metadata folder");
+            }
+          } else if (name.startsWith(".")) {
+            queue.add(new Folder(path, partition, folder.insideHidden() == null ? path : folder.insideHidden()));
+          } else {
+            queue.add(new Folder(path, partition, folder.insideHidden()));
+          }
         }
       }
     } catch (IOException e) {
@@ -51,5 +92,13 @@ public final class PartitionDiscovery {
     }
     Collections.sort(partitions);
     return partitions;
+  }
+
+  private static TableException misplaced(Path basePath, String folder, String where) {
+    return new TableException("cannot list the partitions of table " + basePath + ": folder '" + folder
+        + "' holds a partition marker (" + PartitionMetadata.FILE_NAME + ") but " + where
+        + "; its records were written by a partition value that the partition path rule now refuses,"
+        + " and a query would leave them out. Move its files into a partition folder or remove them"
+        + " (see docs/TROUBLESHOOTING.md)");
   }
 }

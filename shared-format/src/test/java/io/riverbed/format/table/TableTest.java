@@ -128,7 +128,7 @@ class TableTest {
     PartitionMetadata.writeIfAbsent(fs, table.basePath(), "dt=2024-01-01", "20240101000000000");
     PartitionMetadata.writeIfAbsent(fs, table.basePath(), "a=1/b=x", "20240101000000000");
     fs.mkdirs(new Path(table.basePath(), "no_marker/inner"));
-    PartitionMetadata.writeIfAbsent(fs, table.basePath(), ".hidden/p", "20240101000000000");
+    fs.mkdirs(new Path(table.basePath(), ".hidden/p"));
     PartitionMetadata.writeIfAbsent(fs, table.metaPath(), "metadata/files", "20240101000000000");
 
     assertThat(table.listPartitions()).containsExactly("a=1/b=x", "dt=2024-01-01", "dt=2024-01-02");
