@@ -112,8 +112,11 @@ public record FlinkWriteOptions(
   public static final String COMPACTION_DELTA_COMMITS = "compaction.delta_commits";
   public static final String INDEX_BOOTSTRAP = "index.bootstrap.enabled";
   public static final String TOMBSTONE_RETENTION = "index.tombstone.retention";
+  public static final String LEASE_ENABLED = "write.lease.enabled";
+  public static final String LEASE_TIMEOUT = "write.lease.timeout";
 
   static final Duration DEFAULT_TOMBSTONE_RETENTION = Duration.ofDays(7);
+  static final Duration DEFAULT_LEASE_TIMEOUT = Duration.ofSeconds(60);
 
   public static final String EVENT_TIME_PAYLOAD = "org.apache.hudi.common.model.EventTimeAvroPayload";
 
@@ -223,14 +226,32 @@ public record FlinkWriteOptions(
     }
   }
 
+  /** True unless {@value #LEASE_ENABLED} is false: the job holds the table's writer lease while it writes. */
+  public boolean leaseEnabled() {
+    return bool(raw, LEASE_ENABLED, true);
+  }
+
+  /** How long the writer lease lasts without renewal ({@value #LEASE_TIMEOUT}). */
+  public Duration leaseTimeout() {
+    return duration(LEASE_TIMEOUT, DEFAULT_LEASE_TIMEOUT);
+  }
+
   /** How long a deleted key's tombstone (its delete's ordering value) is kept ({@value #TOMBSTONE_RETENTION}). */
   public Duration tombstoneRetention() {
-    String v = raw.get(TOMBSTONE_RETENTION);
+    return duration(TOMBSTONE_RETENTION, DEFAULT_TOMBSTONE_RETENTION);
+  }
+
+  private Duration duration(String key, Duration defaultValue) {
+    String v = raw.get(key);
     try {
-      return v == null || v.isBlank() ? DEFAULT_TOMBSTONE_RETENTION : TimeUtils.parseDuration(v.trim());
+      Duration d = v == null || v.isBlank() ? defaultValue : TimeUtils.parseDuration(v.trim());
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException("not positive");
+      }
+      return d;
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("option " + TOMBSTONE_RETENTION + " must be a duration such as '7 d' or "
-          + "'12 h', got '" + v + "'", e);
+      throw new IllegalArgumentException("option " + key + " must be a positive duration such as '7 d', '12 h' or "
+          + "'60 s', got '" + v + "'", e);
     }
   }
 
@@ -326,6 +347,14 @@ public record FlinkWriteOptions(
         + "delete that arrives later than that is written as a new key. FLINK_STATE: in Flink state (tombstones with "
         + "state TTL), loaded by the index bootstrap from the latest slices (deletes still in logs). BUCKET: in each "
         + "writer task's memory, loaded from a file group's latest slice when the task first writes it."});
+    d.put(LEASE_ENABLED, new String[] {"true", "One writer per table: the job holds the table's writer lease "
+        + "(.hoodie/.aux/riverbed/writer.lease, renewed by the write coordinator) from its recovery until its input "
+        + "ended and the last commit is done; a second job on the same table fails at start with a "
+        + "CommitConflictException naming the holder. A job restored from the holder's checkpoint takes the lease over "
+        + "at once. Two jobs that each index keys would otherwise both insert a new key and the table would hold it "
+        + "twice. false: no lease (only for writers of disjoint partitions with the BUCKET index)."});
+    d.put(LEASE_TIMEOUT, new String[] {"60 s", "How long the writer lease lasts without renewal (renewed every third "
+        + "of it). A new job (not restored) on a table whose previous job died waits this long, then takes over."});
     d.put(BUCKET_NUM, new String[] {"4", "Buckets (file groups) per partition with the BUCKET index."});
     d.put(BUCKET_HASH_FIELD, new String[] {"<record key fields>", "Fields hashed by the BUCKET index."});
     d.put(WRITE_TASKS, new String[] {"<job parallelism>", "Parallelism of the stream writer."});

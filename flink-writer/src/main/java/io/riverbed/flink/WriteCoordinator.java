@@ -24,9 +24,11 @@ import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import io.riverbed.format.timeline.KafkaOffsets;
+import io.riverbed.format.write.WriterLease;
 import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
@@ -78,6 +80,10 @@ import org.slf4j.LoggerFactory;
  *       {@link Rollback#rollbackFailedWrites}. Only then are instant requests answered.
  * </ol>
  *
+ * <p>From recovery until every writer's input ended and its last commit is done, the coordinator
+ * holds the table's {@link WriterLease} (unless {@code write.lease.enabled=false}), renews it, and
+ * checks it before each commit: a second job on the table fails at start, naming this one.
+ *
  * <p>All protocol work runs on one coordinator thread, in arrival order.
  */
 final class WriteCoordinator implements OperatorCoordinator, CoordinationRequestHandler {
@@ -115,10 +121,16 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
   /** The newest checkpoint all of whose covered instants are committed. */
   private long committedThrough = NO_CHECKPOINT;
   private final List<CommitWaiter> commitWaiters = new ArrayList<>();
+  /** The table's writer lease, taken at recovery ({@code write.lease.enabled}); null before or without it. */
+  private WriterLease lease;
+  private boolean leaseReleased;
+  private ScheduledExecutorService leaseRenewal;
+  /** Writer subtasks whose input ended and whose last commit is done. */
+  private final Set<Integer> finishedSubtasks = new HashSet<>();
   /** The Kafka offsets the table has consumed, carried into every commit; null until read from the timeline. */
   private Optional<KafkaOffsets> kafkaOffsets;
 
-  private record CommitWaiter(long checkpointId, CompletableFuture<CoordinationResponse> response) {}
+  private record CommitWaiter(int subtask, long checkpointId, CompletableFuture<CoordinationResponse> response) {}
   private volatile boolean failed;
   /** Hive Metastore sync after commits ({@code hive_sync.*}), if enabled. */
   private final java.util.Optional<FlinkHiveSync> hiveSync;
@@ -153,11 +165,19 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
 
   @Override
   public void close() throws Exception {
+    if (leaseRenewal != null) {
+      leaseRenewal.shutdownNow();
+    }
     if (executor != null) {
       executor.shutdown();
       if (!executor.awaitTermination(60, TimeUnit.SECONDS)) {
         executor.shutdownNow();
       }
+    }
+    try {
+      releaseLease();
+    } catch (RuntimeException e) {
+      LOG.warn("Could not release the writer lease of table {}; it expires by itself", options.path(), e);
     }
   }
 
@@ -193,7 +213,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
     CompletableFuture<CoordinationResponse> response = new CompletableFuture<>();
     if (request instanceof WriteMessages.CommitAwaitRequest a) {
       runEvenIfFailed("commit wait of subtask " + a.subtask(), () -> {
-        commitWaiters.add(new CommitWaiter(a.checkpointId(), response));
+        commitWaiters.add(new CommitWaiter(a.subtask(), a.checkpointId(), response));
         answerCommitWaiters();
       });
       return response;
@@ -337,6 +357,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
 
   /** Answers the writers waiting for commits that are done; all of them if this coordinator failed. */
   private void answerCommitWaiters() {
+    List<CommitWaiter> done = new ArrayList<>();
     commitWaiters.removeIf(w -> {
       if (failed) {
         w.response().completeExceptionally(new TableException("write coordinator of " + options.path()
@@ -344,11 +365,49 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
         return true;
       }
       if (!recovering && w.checkpointId() <= committedThrough) {
-        w.response().complete(WriteMessages.instantResponse("committed"));
+        done.add(w);
         return true;
       }
       return false;
     });
+    done.forEach(w -> finishedSubtasks.add(w.subtask()));
+    if (!done.isEmpty() && finishedSubtasks.size() >= parallelism) {
+      // before the last answer: once the writers finish, the job is over and the next may take the lease
+      releaseLease();
+    }
+    done.forEach(w -> w.response().complete(WriteMessages.instantResponse("committed")));
+  }
+
+  /** Takes the table's writer lease for this writer lineage (again, if a restore changed the lineage). */
+  private void acquireLease() {
+    if (!options.leaseEnabled() || (lease != null && lease.writerId().equals(writerId) && !leaseReleased)) {
+      return;
+    }
+    if (lease != null && !leaseReleased) {
+      lease.release();
+    }
+    lease = WriterLease.acquire(table, writerId, "Flink job " + flinkJobId, options.leaseTimeout());
+    leaseReleased = false;
+    if (leaseRenewal == null) {
+      leaseRenewal = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "riverbed-writer-lease-" + options.tableName());
+        t.setDaemon(true);
+        return t;
+      });
+      long every = lease.renewalInterval().toMillis();
+      leaseRenewal.scheduleWithFixedDelay(() -> run("writer lease renewal", () -> {
+        if (lease != null && !leaseReleased) {
+          lease.renew();
+        }
+      }), every, every, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void releaseLease() {
+    if (lease != null && !leaseReleased) {
+      lease.release();
+      leaseReleased = true;
+    }
   }
 
   /** After commits, the Hive Metastore sync when {@code hive_sync.enabled} (its failures are logged, not thrown). */
@@ -369,6 +428,9 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
       if (states.isEmpty()) {
         throw new TableException("instant " + instant + " of table " + table.basePath() + " is covered by checkpoint "
             + checkpointId + " but is neither pending nor completed on the timeline: its writes are lost");
+      }
+      if (lease != null) {
+        lease.checkHeld();
       }
       WriteTransaction tx = WriteTransaction.resume(table, instant, operationType);
       List<WriteStat> stats = new ArrayList<>();
@@ -400,6 +462,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
 
   /** Commits what the restored checkpoint covers, rolls back every other pending write, then serves requests. */
   private void recover() {
+    acquireLease();
     long c = restoredCheckpoint;
     results.values().removeIf(r -> c == NO_CHECKPOINT || r.checkpointId() > c);
     TreeMap<String, List<WriteResult>> byInstant = new TreeMap<>();
