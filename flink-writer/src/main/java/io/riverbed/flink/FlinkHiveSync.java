@@ -1,6 +1,7 @@
 package io.riverbed.flink;
 
 import io.riverbed.format.TableException;
+import io.riverbed.format.options.SecretOptions;
 import io.riverbed.format.table.Table;
 import io.riverbed.hive.HiveSync;
 import io.riverbed.hive.HiveSyncOptions;
@@ -97,7 +98,7 @@ final class FlinkHiveSync {
       HiveSync.of(table, options).run(client);
     } catch (TableException | UncheckedIOException e) {
       LOG.warn("Hive sync of table {} to {} failed; retried after the next commit", table.basePath(),
-          options.metastoreUris(), e);
+          SecretOptions.redactText(options.metastoreUris()), e);
     }
   }
 

@@ -5,6 +5,7 @@ import io.riverbed.format.table.TableType;
 import io.riverbed.format.write.WriteOptions;
 import io.riverbed.format.InvalidTableException;
 import io.riverbed.format.record.PayloadMergeRule;
+import io.riverbed.format.options.SecretOptions;
 import java.io.Serializable;
 import java.time.Duration;
 import org.apache.flink.util.TimeUtils;
@@ -366,6 +367,12 @@ public record FlinkWriteOptions(
     d.put(COMPACTION_DELTA_COMMITS, new String[] {"5", "Delta commits since the last compaction that trigger one."});
     d.putAll(FlinkHiveSync.DESCRIPTIONS);
     return Map.copyOf(d);
+  }
+
+  /** The options as given, with secret values redacted ({@link SecretOptions}): what a log line may print. */
+  @Override
+  public String toString() {
+    return "FlinkWriteOptions" + SecretOptions.redact(new TreeMap<>(raw));
   }
 
   /** The documented keys, in a stable order. */

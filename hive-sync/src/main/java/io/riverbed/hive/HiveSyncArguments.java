@@ -1,5 +1,6 @@
 package io.riverbed.hive;
 
+import io.riverbed.format.options.SecretOptions;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -116,10 +117,16 @@ public record HiveSyncArguments(Map<String, String> options, Map<String, String>
     return new HiveSyncArguments(Map.copyOf(options), Map.copyOf(hadoop));
   }
 
+  /** The arguments with secret values redacted ({@link SecretOptions}). */
+  @Override
+  public String toString() {
+    return "HiveSyncArguments[options=" + SecretOptions.redact(options) + ", hadoop=" + SecretOptions.redact(hadoop) + "]";
+  }
+
   private static void putEntry(Map<String, String> into, String flag, String entry) {
     int eq = entry.indexOf('=');
     if (eq <= 0) {
-      throw new UsageException(flag + " '" + entry + "' is not KEY=VALUE");
+      throw new UsageException(flag + " '" + SecretOptions.redact(entry, entry) + "' is not KEY=VALUE");
     }
     into.put(entry.substring(0, eq), entry.substring(eq + 1));
   }

@@ -1,5 +1,6 @@
 package io.riverbed.hive;
 
+import io.riverbed.format.options.SecretOptions;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.common.StatsSetupConst;
@@ -39,13 +40,14 @@ public final class MetastoreClient implements AutoCloseable {
     try {
       return new MetastoreClient(new HiveMetaStoreClient(c), uris);
     } catch (TException | RuntimeException e) {
-      throw new HiveSyncException("cannot connect to the Hive Metastore at " + uris + ": " + rootMessage(e), e);
+      throw new HiveSyncException(SecretOptions.redactText("cannot connect to the Hive Metastore at " + uris + ": "
+          + rootMessage(e)), e);
     }
   }
 
-  /** The metastore's URIs, for messages. */
+  /** The metastore's URIs, for messages (a password in a URI's user info redacted). */
   public String uris() {
-    return uris;
+    return SecretOptions.redactText(uris);
   }
 
   public boolean databaseExists(String database) {
@@ -148,7 +150,8 @@ public final class MetastoreClient implements AutoCloseable {
   }
 
   private HiveSyncException failure(String what, TException e) {
-    return new HiveSyncException("Hive Metastore at " + uris + ": cannot " + what + ": " + rootMessage(e), e);
+    return new HiveSyncException(SecretOptions.redactText("Hive Metastore at " + uris + ": cannot " + what + ": "
+        + rootMessage(e)), e);
   }
 
   private static String rootMessage(Throwable e) {

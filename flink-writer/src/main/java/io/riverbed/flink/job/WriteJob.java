@@ -16,6 +16,7 @@ import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.flink.source.SourceLine;
 import io.riverbed.flink.sql.HudiConnectorOptions;
 import io.riverbed.format.InvalidRecordException;
+import io.riverbed.format.options.SecretOptions;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
@@ -107,6 +108,7 @@ public final class WriteJob {
     checkFields(rowType, config.table());
     var options = new java.util.LinkedHashMap<>(config.tableOptions());
     options.put(HudiConnectorOptions.PATH.key(), toUri(config.table().path()));
+    LOG.info("Write job {}: table options {}", jobName(config), SecretOptions.redact(options));
     RecordKeys keys = RecordKeys.of(rowType, FlinkWriteOptions.fromMap(options)).resolve();
     Input input = input(config, env, rowType, keyCheck(keys));
     sink.build(input.rows(), input.kafkaOffsets(), rowType, options);

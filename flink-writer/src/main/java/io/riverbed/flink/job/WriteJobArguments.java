@@ -3,6 +3,7 @@ package io.riverbed.flink.job;
 import io.riverbed.flink.source.BadRecordPolicy;
 import io.riverbed.flink.source.JsonLineSources.StartingOffsets;
 import io.riverbed.flink.source.JsonSchemaInference;
+import io.riverbed.format.options.SecretOptions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -231,7 +232,7 @@ public final class WriteJobArguments {
     for (String v : values) {
       int eq = v.indexOf('=');
       if (eq <= 0) {
-        throw new UsageException("--" + flag + " takes key=value, got '" + v + "'");
+        throw new UsageException("--" + flag + " takes key=value, got '" + SecretOptions.redact(v, v) + "'");
       }
       out.put(v.substring(0, eq).trim(), v.substring(eq + 1).trim());
     }

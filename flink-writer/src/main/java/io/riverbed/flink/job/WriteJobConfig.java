@@ -3,6 +3,7 @@ package io.riverbed.flink.job;
 import io.riverbed.flink.source.BadRecordPolicy;
 import io.riverbed.flink.source.JsonLineSources.StartingOffsets;
 import io.riverbed.flink.sql.HudiConnectorOptions;
+import io.riverbed.format.options.SecretOptions;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,6 +56,14 @@ public record WriteJobConfig(
    * @param restore {@code latest}, a checkpoint/savepoint path, or absent
    */
   public record Checkpoints(Duration interval, Optional<String> dir, Optional<String> restore) {}
+
+  /** The run's settings with secret option values redacted ({@link SecretOptions}). */
+  @Override
+  public String toString() {
+    return "WriteJobConfig[source=" + source + ", table=" + table + ", input=" + input + ", checkpoints=" + checkpoints
+        + ", parallelism=" + parallelism + ", tableOverrides=" + SecretOptions.redact(tableOverrides)
+        + ", flinkConf=" + SecretOptions.redact(flinkConf) + "]";
+  }
 
   /**
    * The table options handed to the writer, under Hudi's Flink option names: the flags, then

@@ -115,6 +115,8 @@ class WriteJobArgumentsTest {
         .hasMessage("--on-bad-record: bad-record policy must be 'skip' or 'fail', got 'ignore'");
     assertThatThrownBy(() -> parse("--source", "file", "--input", "x", "--set", "novalue"))
         .hasMessage("--set takes key=value, got 'novalue'");
+    assertThatThrownBy(() -> parse("--source", "file", "--input", "x", "--set", "hadoop.fs.s3a.secret.key:hunter2"))
+        .hasMessage("--set takes key=value, got '******'");
     assertThatThrownBy(() -> parse("--source", "file", "--input", "x", "--operation", "merge"))
         .hasMessage("--operation must be upsert, insert or delete, got 'merge'");
     assertThatThrownBy(() -> WriteJobArguments.parse("--source", "file", "--input", "x", "--table-path", "p",
