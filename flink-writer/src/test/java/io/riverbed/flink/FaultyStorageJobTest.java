@@ -48,8 +48,8 @@ class FaultyStorageJobTest {
   private static final String BASE_FILES = ".*/[^/.][^/]*\\.parquet";
   /** The completed file of a delta commit or commit, renamed into place from .hoodie/.temp. */
   private static final String COMPLETED_COMMIT = ".*/\\.hoodie/\\d+\\.(deltacommit|commit)";
-  /** The temporary file an inflight instant is written to before its rename. */
-  private static final String INFLIGHT_TEMP = ".*/\\.hoodie/\\.temp/\\.\\d+\\.(deltacommit|commit)\\.inflight\\..*";
+  /** The temporary file of a write's inflight instant ({@code T.deltacommit.inflight}, {@code T.inflight}), before its rename. */
+  private static final String INFLIGHT_TEMP = ".*/\\.hoodie/\\.temp/\\.\\d+\\.(deltacommit\\.)?inflight\\..*";
   private static final int RESTARTS = 10;
 
   @TempDir
