@@ -44,8 +44,10 @@ class FaultyStorageJobTest {
   static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
       new MiniClusterResourceConfiguration.Builder().setNumberTaskManagers(1).setNumberSlotsPerTaskManager(2).build());
 
-  private static final String LOG_FILES = ".*/\\.[^/]+\\.log\\.\\d+_[^/]+";
-  private static final String BASE_FILES = ".*/[^/.][^/]*\\.parquet";
+  /** Log files of the table's partitions ({@code .fileId_baseInstant.log.version_writeToken}), not their markers. */
+  private static final String LOG_FILES = "(?!.*/\\.hoodie/).*/\\.[^/]+\\.log\\.\\d+_\\d+-\\d+-\\d+";
+  /** Base files of the table's partitions. */
+  private static final String BASE_FILES = "(?!.*/\\.hoodie/).*/[^/.][^/]*\\.parquet";
   /** The completed file of a delta commit or commit, renamed into place from .hoodie/.temp. */
   private static final String COMPLETED_COMMIT = ".*/\\.hoodie/\\d+\\.(deltacommit|commit)";
   /** The temporary file of a write's inflight instant ({@code T.deltacommit.inflight}, {@code T.inflight}), before its rename. */
