@@ -3,6 +3,7 @@ package io.riverbed.flink;
 import java.io.File;
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.channels.FileChannel;
@@ -44,6 +45,8 @@ public final class FaultyFileSystem extends RawLocalFileSystem {
     TORN,
     /** The file is written and closed in full, then close throws (the writer believes it failed). */
     CLOSE,
+    /** The stream's first write reaching the file stalls until the writing thread is interrupted, then throws. */
+    STALL,
     /** The rename throws; nothing moves. Matched against the destination. */
     RENAME,
     /** The delete throws; nothing is deleted. */
@@ -81,7 +84,7 @@ public final class FaultyFileSystem extends RawLocalFileSystem {
     }
 
     private boolean isStreamFault() {
-      return op == Op.WRITE || op == Op.TORN || op == Op.CLOSE;
+      return op == Op.WRITE || op == Op.TORN || op == Op.CLOSE || op == Op.STALL;
     }
 
     /** Local paths of the files this fault fired on. */
@@ -250,6 +253,10 @@ public final class FaultyFileSystem extends RawLocalFileSystem {
       if (failed) {
         throw new IOException("stream of " + path + " failed before");
       }
+      if (fault.op == Op.STALL) {
+        failed = true;
+        stallUntilInterrupted();
+      }
       if (fault.op == Op.WRITE) {
         failed = true;
         out.write(b, off, len / 2);
@@ -257,6 +264,20 @@ public final class FaultyFileSystem extends RawLocalFileSystem {
         throw injected(fault, path);
       }
       out.write(b, off, len);
+    }
+
+    private void stallUntilInterrupted() throws IOException {
+      Object never = new Object();
+      synchronized (never) {
+        try {
+          while (true) {
+            never.wait();
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new InterruptedIOException("stalled write of " + path + " interrupted (" + fault + ")");
+        }
+      }
     }
 
     @Override

@@ -21,7 +21,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -102,6 +104,20 @@ class FaultyStorageJobTest {
     runAndVerify("COPY_ON_WRITE", faults);
   }
 
+  /**
+   * A log append that never returns: the writer cannot take the checkpoint barrier, the checkpoint
+   * times out and fails the job; cancelling the task interrupts the stalled write, and the job
+   * restarts from its last checkpoint.
+   */
+  @Test
+  void stalledLogAppendTimesOutTheCheckpointAndIsRetriedMergeOnRead() throws Exception {
+    var faults = arm("mor-stalled-log", Op.STALL, LOG_FILES, 6);
+    runAndVerify("MERGE_ON_READ", faults, env -> {
+      env.getCheckpointConfig().setCheckpointTimeout(5_000);
+      env.getCheckpointConfig().setTolerableCheckpointFailureNumber(0);
+    });
+  }
+
   private List<Fault> arm(String id, Op op, String pathRegex, int nth) {
     testId = id;
     List<Fault> faults = new ArrayList<>();
@@ -110,13 +126,18 @@ class FaultyStorageJobTest {
   }
 
   private void runAndVerify(String type, List<Fault> faults) throws Exception {
+    runAndVerify(type, faults, env -> {});
+  }
+
+  private void runAndVerify(String type, List<Fault> faults, Consumer<StreamExecutionEnvironment> tune)
+      throws Exception {
     var stream = changes(testId.hashCode(), 4_000, 8, 0.30, 0.03, 0.01);
     Map<String, String> options = options(dir, type);
     options.put("path", FaultyFileSystem.uri(testId, dir.resolve("table")));
     options.putAll(FaultyFileSystem.writerOptions());
     options.put("write.batch.size", "0.05");
 
-    write(testId, stream, options, 2, RESTARTS, 0);
+    write(testId, stream, options, 2, RESTARTS, 0, tune);
 
     List<String> cutShort = new ArrayList<>();
     for (Fault fault : faults) {
