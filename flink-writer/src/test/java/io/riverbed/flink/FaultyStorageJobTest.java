@@ -54,6 +54,8 @@ class FaultyStorageJobTest {
   private static final String COMPLETED_COMMIT = ".*/\\.hoodie/\\d+\\.(deltacommit|commit)";
   /** The temporary file of a write's inflight instant ({@code T.deltacommit.inflight}, {@code T.inflight}), before its rename. */
   private static final String INFLIGHT_TEMP = ".*/\\.hoodie/\\.temp/\\.\\d+\\.(deltacommit\\.)?inflight\\..*";
+  /** A write's inflight instant file; only a rollback deletes it. */
+  private static final String WRITE_INFLIGHT = ".*/\\.hoodie/\\d+\\.(deltacommit\\.)?inflight";
   private static final int RESTARTS = 10;
 
   @TempDir
@@ -101,6 +103,24 @@ class FaultyStorageJobTest {
   @Test
   void tornBaseFileIsNeverReferencedAndItsRowsNeverReadCopyOnWrite() throws Exception {
     var faults = arm("cow-torn-base", Op.TORN, BASE_FILES, 5);
+    runAndVerify("COPY_ON_WRITE", faults);
+  }
+
+  /**
+   * The rollback of the failed write, on restart, cannot delete the failed instant's inflight file:
+   * the recovery fails the job again, and the next attempt resumes the rollback from its plan.
+   */
+  @Test
+  void failedRollbackOnRestartIsResumedMergeOnRead() throws Exception {
+    var faults = arm("mor-rollback", Op.WRITE, LOG_FILES, 6);
+    faults.add(FaultyFileSystem.arm(testId, Op.DELETE, WRITE_INFLIGHT, 1));
+    runAndVerify("MERGE_ON_READ", faults);
+  }
+
+  @Test
+  void failedRollbackOnRestartIsResumedCopyOnWrite() throws Exception {
+    var faults = arm("cow-rollback", Op.WRITE, BASE_FILES, 6);
+    faults.add(FaultyFileSystem.arm(testId, Op.DELETE, WRITE_INFLIGHT, 1));
     runAndVerify("COPY_ON_WRITE", faults);
   }
 
