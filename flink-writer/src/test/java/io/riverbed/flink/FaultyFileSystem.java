@@ -87,6 +87,11 @@ public final class FaultyFileSystem extends RawLocalFileSystem {
       return op == Op.WRITE || op == Op.TORN || op == Op.CLOSE || op == Op.STALL;
     }
 
+    /** True if the fault leaves its file shorter than written (WRITE, TORN, STALL). */
+    public boolean cutsShort() {
+      return op == Op.WRITE || op == Op.TORN || op == Op.STALL;
+    }
+
     /** Local paths of the files this fault fired on. */
     public List<String> firedOn() {
       return List.copyOf(fired);

@@ -54,6 +54,8 @@ class FaultyStorageJobTest {
   private static final String COMPLETED_COMMIT = ".*/\\.hoodie/\\d+\\.(deltacommit|commit)";
   /** The temporary file of a write's inflight instant ({@code T.deltacommit.inflight}, {@code T.inflight}), before its rename. */
   private static final String INFLIGHT_TEMP = ".*/\\.hoodie/\\.temp/\\.\\d+\\.(deltacommit\\.)?inflight\\..*";
+  /** The temporary file of a completed delta commit or commit, before its rename. */
+  private static final String COMPLETED_COMMIT_TEMP = ".*/\\.hoodie/\\.temp/\\.\\d+\\.(deltacommit|commit)\\.[0-9a-f-]{36}";
   /** A write's inflight instant file; only a rollback deletes it. */
   private static final String WRITE_INFLIGHT = ".*/\\.hoodie/\\d+\\.(deltacommit\\.)?inflight";
   private static final int RESTARTS = 10;
@@ -103,6 +105,25 @@ class FaultyStorageJobTest {
   @Test
   void tornBaseFileIsNeverReferencedAndItsRowsNeverReadCopyOnWrite() throws Exception {
     var faults = arm("cow-torn-base", Op.TORN, BASE_FILES, 5);
+    runAndVerify("COPY_ON_WRITE", faults);
+  }
+
+  /**
+   * A log file that cannot be created, and a completed commit file written in full whose close
+   * fails (so the coordinator cannot know it is whole and must not rename it into place).
+   */
+  @Test
+  void failedLogCreateAndCommitFileCloseAreRetriedMergeOnRead() throws Exception {
+    var faults = arm("mor-create-close", Op.CREATE, LOG_FILES, 4);
+    faults.add(FaultyFileSystem.arm(testId, Op.CLOSE, COMPLETED_COMMIT_TEMP, 2));
+    runAndVerify("MERGE_ON_READ", faults);
+  }
+
+  /** A base file a merge must read cannot be opened; a completed commit file's close fails. */
+  @Test
+  void failedBaseFileOpenForMergeAndCommitFileCloseAreRetriedCopyOnWrite() throws Exception {
+    var faults = arm("cow-open-close", Op.OPEN, BASE_FILES, 3);
+    faults.add(FaultyFileSystem.arm(testId, Op.CLOSE, COMPLETED_COMMIT_TEMP, 2));
     runAndVerify("COPY_ON_WRITE", faults);
   }
 
@@ -162,7 +183,9 @@ class FaultyStorageJobTest {
     List<String> cutShort = new ArrayList<>();
     for (Fault fault : faults) {
       assertThat(fault.firedOn()).as("%s fired", fault).hasSize(1);
-      cutShort.addAll(fault.firedOn());
+      if (fault.cutsShort()) {
+        cutShort.addAll(fault.firedOn());
+      }
     }
     Table table = table(options);
     assertThat(read(table)).isEqualTo(expected(stream));

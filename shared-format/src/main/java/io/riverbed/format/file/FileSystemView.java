@@ -4,6 +4,7 @@ import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.Timeline;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -66,7 +67,7 @@ public final class FileSystemView {
     });
     Timeline visible = activeTimeline.writeTimeline().completedAndCompactionInstants();
     Set<String> visibleTimes = Set.copyOf(visible.times());
-    Set<String> pendingWrites = new java.util.HashSet<>(activeTimeline.writeTimeline().pending().times());
+    Set<String> pendingWrites = new HashSet<>(activeTimeline.writeTimeline().pending().times());
     pendingWrites.removeAll(visibleTimes);
     return new FileSystemView(visible, Set.copyOf(pendingWrites), groups, Map.copyOf(pendingCompactions),
         Map.copyOf(replacedAt));
