@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.restartstrategy.RestartStrategies;
@@ -181,7 +182,14 @@ final class WriterFixtures {
   /** Writes {@code chunks} with a job of {@code parallelism}, one chunk per checkpoint. */
   static JobExecutionResult write(String name, List<List<Change>> chunks, Map<String, String> options,
       int parallelism, int restarts, int idleCheckpoints) throws Exception {
+    return write(name, chunks, options, parallelism, restarts, idleCheckpoints, env -> {});
+  }
+
+  /** As {@link #write(String, List, Map, int, int, int)}, with {@code tune} applied to the environment. */
+  static JobExecutionResult write(String name, List<List<Change>> chunks, Map<String, String> options,
+      int parallelism, int restarts, int idleCheckpoints, Consumer<StreamExecutionEnvironment> tune) throws Exception {
     StreamExecutionEnvironment env = env(parallelism, restarts);
+    tune.accept(env);
     ChunkedSource.register(name, rows(chunks));
     var stream = env.addSource(new ChunkedSource(name, idleCheckpoints), "chunks", InternalTypeInfo.of(ROW_TYPE))
         .setParallelism(1);

@@ -4,6 +4,7 @@ import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.Timeline;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,14 +21,17 @@ import org.apache.hadoop.fs.FileStatus;
 public final class FileSystemView {
   private final Timeline visibleTimeline;
   private final Set<String> visibleTimes;
+  /** Times of pending write instants other than compactions: never archived, so never "before the timeline". */
+  private final Set<String> pendingWriteTimes;
   private final Map<FileGroupId, FileGroup> groups;
   private final Map<FileGroupId, String> pendingCompactions;
   private final Map<FileGroupId, String> replacedAt;
 
-  private FileSystemView(Timeline visibleTimeline, Map<FileGroupId, FileGroup> groups,
+  private FileSystemView(Timeline visibleTimeline, Set<String> pendingWriteTimes, Map<FileGroupId, FileGroup> groups,
       Map<FileGroupId, String> pendingCompactions, Map<FileGroupId, String> replacedAt) {
     this.visibleTimeline = visibleTimeline;
     this.visibleTimes = Set.copyOf(visibleTimeline.times());
+    this.pendingWriteTimes = pendingWriteTimes;
     this.groups = groups;
     this.pendingCompactions = pendingCompactions;
     this.replacedAt = replacedAt;
@@ -62,7 +66,11 @@ public final class FileSystemView {
       }
     });
     Timeline visible = activeTimeline.writeTimeline().completedAndCompactionInstants();
-    return new FileSystemView(visible, groups, Map.copyOf(pendingCompactions), Map.copyOf(replacedAt));
+    Set<String> visibleTimes = Set.copyOf(visible.times());
+    Set<String> pendingWrites = new HashSet<>(activeTimeline.writeTimeline().pending().times());
+    pendingWrites.removeAll(visibleTimes);
+    return new FileSystemView(visible, Set.copyOf(pendingWrites), groups, Map.copyOf(pendingCompactions),
+        Map.copyOf(replacedAt));
   }
 
   private static FileGroup groupOf(Map<FileGroupId, FileGroup> groups, String partition, String fileId) {
@@ -143,8 +151,10 @@ public final class FileSystemView {
     List<FileSlice> out = new ArrayList<>();
     for (FileSlice s : group.slices()) {
       String b = s.baseInstant();
+      // Before the first visible instant means archived, unless the instant is still pending (a failed
+      // write not rolled back yet, older than every completed one): pending instants are never archived.
       boolean committed = b.compareTo(last.get().time()) <= 0
-          && (visibleTimes.contains(b) || (start != null && b.compareTo(start) < 0));
+          && (visibleTimes.contains(b) || (start != null && b.compareTo(start) < 0 && !pendingWriteTimes.contains(b)));
       if (committed && (q == null || b.compareTo(q) <= 0)) {
         out.add(s);
       }

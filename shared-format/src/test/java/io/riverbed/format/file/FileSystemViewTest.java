@@ -80,4 +80,12 @@ class FileSystemViewTest {
     FileSystemView view = FileSystemView.build(tl, Map.of("a/b/c", List.of(file("g1_0-1-0_" + T1 + ".parquet"))), Map.of(), Map.of());
     assertThat(view.latestMergedSlices(T3)).hasSize(1);
   }
+
+  @Test
+  void baseFileOfAPendingInstantOlderThanEveryCompletedOneIsIgnored() {
+    Timeline tl = Timeline.fromInstants(List.of(Instant.inflight(T1, Action.COMMIT), Instant.completed(T3, Action.COMMIT)));
+    FileSystemView view = FileSystemView.build(tl,
+        Map.of("a/b/c", List.of(file("g1_0-1-0_" + T1 + ".parquet"), file("g2_0-1-0_" + T3 + ".parquet"))), Map.of(), Map.of());
+    assertThat(view.latestMergedSlices(T3)).extracting(FileSlice::fileId).containsExactly("g2");
+  }
 }
