@@ -9,8 +9,10 @@ import static io.riverbed.flink.WriterFixtures.read;
 import static io.riverbed.flink.WriterFixtures.rows;
 import static io.riverbed.flink.WriterFixtures.table;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.riverbed.flink.WriterFixtures.Change;
+import io.riverbed.flink.job.KillAndRestoreTest;
 import io.riverbed.format.query.QuerySpec;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.testing.Await;
@@ -18,6 +20,8 @@ import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.TimelineStore;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,20 +80,28 @@ import org.junit.jupiter.api.io.TempDir;
  * MERGE_ON_READ with async compaction every 3 delta commits, two armed passes per point (10 armed,
  * at least 6 must fire), 2 TaskManager kills; and a COPY_ON_WRITE run of 20,000 changes. The long
  * profile: 1,000,000 changes in 100 chunks, six armed passes per point (at least 20 must fire),
- * 6 TaskManager kills:
+ * 6 TaskManager kills; and a run of the job in a process of its own ({@link ChaosSoakProcess}, the
+ * same stream) killed with SIGKILL after 5 random chunks, each time restarted from the latest
+ * retained checkpoint (found as {@code WriteJob --restore latest} finds it), then the same checks.
+ * {@code -Driverbed.soak.changes=N} scales either profile down or up (the kill -9 run, say, with
+ * {@code -Driverbed.soak=long -Driverbed.soak.changes=30000}):
  *
  * <pre>
  * mvn -B -o -pl shared-format,flink-writer test -Dsurefire.failIfNoSpecifiedTests=false \
  *     -Dtest=ChaosSoakTest -Driverbed.soak=long [-Driverbed.soak.seed=N]
  * </pre>
  *
- * A kill -9 of the whole job process with {@code --restore latest} is not part of this soak; it is
- * {@code job.KillAndRestoreTest} (a child JVM running {@code WriteJob} from Kafka).
+ * The short profile does not kill the whole process; {@code job.KillAndRestoreTest} does that in
+ * {@code mvn verify} (a child JVM running {@code WriteJob} from Kafka, 4 kills).
  */
 class ChaosSoakTest {
   private static final String[] WRITER_POINTS = {
       FaultInjection.WRITER_DURING_FLUSH, FaultInjection.WRITER_AFTER_FLUSH_BEFORE_BARRIER,
       FaultInjection.COORDINATOR_AFTER_CHECKPOINT_BEFORE_COMMIT, FaultInjection.COORDINATOR_DURING_COMMIT};
+
+  static final double UPDATES = 0.30;
+  static final double DELETES = 0.02;
+  static final double MOVES = 0.01;
 
   @RegisterExtension
   static final MiniClusterExtension MINI_CLUSTER = new MiniClusterExtension(
@@ -110,15 +122,23 @@ class ChaosSoakTest {
 
   /** What a run does; {@code -Driverbed.soak=long} selects the long one. */
   record Profile(String name, int changes, int chunks, int faultsPerPoint, int minFired, int taskManagerKills,
-      Duration timeout) {
+      int processKills, Duration timeout) {
+    static boolean isLong() {
+      return "long".equals(System.getProperty("riverbed.soak", "short"));
+    }
+
     static Profile of(String type) {
-      boolean longRun = "long".equals(System.getProperty("riverbed.soak", "short"));
       boolean mor = type.equals("MERGE_ON_READ");
-      if (longRun) {
-        return new Profile("long", 1_000_000, 100, 6, 20, 6, Duration.ofMinutes(90));
+      Profile p;
+      if (isLong()) {
+        p = new Profile("long", 1_000_000, 100, 6, 20, 6, 5, Duration.ofMinutes(90));
+      } else {
+        p = mor ? new Profile("short", 30_000, 40, 2, 6, 2, 0, Duration.ofMinutes(8))
+            : new Profile("short", 20_000, 30, 2, 5, 1, 0, Duration.ofMinutes(8));
       }
-      return mor ? new Profile("short", 30_000, 40, 2, 6, 2, Duration.ofMinutes(8))
-          : new Profile("short", 20_000, 30, 2, 5, 1, Duration.ofMinutes(8));
+      int changes = Integer.getInteger("riverbed.soak.changes", p.changes());
+      return new Profile(p.name(), changes, p.chunks(), p.faultsPerPoint(), p.minFired(), p.taskManagerKills(),
+          p.processKills(), p.timeout());
     }
   }
 
@@ -134,17 +154,119 @@ class ChaosSoakTest {
     soak(cluster, "COPY_ON_WRITE", Long.getLong("riverbed.soak.seed", 20261202L));
   }
 
+  /**
+   * Long profile only: the job in a process of its own ({@link ChaosSoakProcess}) is killed with
+   * SIGKILL after random chunks and restarted from the latest retained checkpoint, under the same
+   * CPU load; then the same model checks.
+   */
+  @Test
+  void killNineOfTheJobProcessRestoredFromTheLatestCheckpointKeepsEverySnapshotEqualToTheModel() throws Exception {
+    Profile profile = Profile.of("MERGE_ON_READ");
+    assumeTrue(profile.processKills() > 0, "kill -9 of the job process runs in the long profile (-Driverbed.soak=long)");
+    long seed = Long.getLong("riverbed.soak.seed", 20261203L);
+    Random random = new Random(seed);
+    var stream = changes(seed, profile.changes(), profile.chunks(), UPDATES, DELETES, MOVES);
+    Path table = dir.resolve("table");
+    Path checkpoints = dir.resolve("checkpoints");
+    Path positionsLog = dir.resolve("positions.log");
+    List<Integer> kills = random.ints(profile.processKills(), 2, profile.chunks() - 2).distinct().sorted().boxed()
+        .toList();
+    System.out.printf("SOAK %s kill -9 seed=%d: %d changes in %d chunks, kills after chunks %s%n", profile.name(), seed,
+        profile.changes(), profile.chunks(), kills);
+    long start = System.nanoTime();
+    int killed = 0;
+    Process load = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
+    try {
+      for (int run = 0; run <= kills.size(); run++) {
+        Path log = dir.resolve("process-" + run + ".log");
+        int linesBefore = lines(positionsLog).size();
+        Process job = startProcess(seed, profile, table, checkpoints, positionsLog, run == 0 ? "new" : "latest", log);
+        try {
+          if (run < kills.size()) {
+            int after = kills.get(run);
+            Await.await("chunk " + after + " in a checkpoint of process run " + run, profile.timeout())
+                .guardedBy(Await.alive(job, "soak process run " + run, () -> tail(log)))
+                .until(() -> positionsFrom(positionsLog, linesBefore).values().stream().anyMatch(p -> p >= after));
+            job.destroyForcibly();
+            assertThat(job.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            assertThat(job.exitValue()).as("exit value of a SIGKILLed process").isEqualTo(137);
+            killed++;
+          } else {
+            assertThat(job.waitFor(profile.timeout().toMillis(), TimeUnit.MILLISECONDS))
+                .as("the last process run finishes, seed %d:%n%s", seed, tail(log)).isTrue();
+            assertThat(job.exitValue()).as("exit value of the last run, seed %d:%n%s", seed, tail(log)).isZero();
+          }
+        } finally {
+          job.destroyForcibly();
+        }
+        lines(log).stream().filter(l -> l.startsWith("restoring from"))
+            .forEach(l -> System.out.println("SOAK kill -9 run " + l));
+      }
+    } finally {
+      load.destroyForcibly();
+      load.waitFor();
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    System.out.printf("SOAK %s kill -9 seed=%d: %d changes in %.1f s, %d processes killed with SIGKILL%n",
+        profile.name(), seed, profile.changes(), seconds, killed);
+    var tableHandle = table(tableOptions(dir, "MERGE_ON_READ", profile.changes()));
+    assertThat(read(tableHandle)).as("final table, seed %d", seed).isEqualTo(expected(stream));
+    assertNoPendingWrites(tableHandle);
+    int checked = checkTimeTravel(tableHandle, stream, positionsFrom(positionsLog, 0), seed);
+    System.out.printf("SOAK %s kill -9 seed=%d: %d instants read as of themselves equal the model%n", profile.name(),
+        seed, checked);
+  }
+
+  private static Process startProcess(long seed, Profile profile, Path table, Path checkpoints, Path positionsLog,
+      String restore, Path log) throws Exception {
+    String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx2g", "-XX:+UseSerialGC", "-Duser.timezone=UTC"));
+    cmd.addAll(KillAndRestoreTest.FLINK_JVM_FLAGS);
+    cmd.addAll(List.of("-cp", classpath, ChaosSoakProcess.class.getName(), Long.toString(seed),
+        Integer.toString(profile.changes()), Integer.toString(profile.chunks()), table.toString(), checkpoints.toString(),
+        positionsLog.toString(), restore));
+    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+  }
+
+  /**
+   * The positions log of {@link ChunkedSource#recordingPositionsTo} after its first {@code skipLines}
+   * lines; a later line for an id wins.
+   */
+  private static Map<Long, Integer> positionsFrom(Path log, int skipLines) throws java.io.IOException {
+    Map<Long, Integer> out = new HashMap<>();
+    List<String> lines = lines(log);
+    for (String line : lines.subList(Math.min(skipLines, lines.size()), lines.size())) {
+      String[] f = line.trim().split(" ");
+      if (f.length == 2) {
+        out.put(Long.parseLong(f[0]), Integer.parseInt(f[1]));
+      }
+    }
+    return out;
+  }
+
+  /** The complete lines of {@code log} (a last line without its newline is being written, or torn by a kill). */
+  private static List<String> lines(Path log) throws java.io.IOException {
+    if (!Files.exists(log)) {
+      return List.of();
+    }
+    String text = Files.readString(log, StandardCharsets.UTF_8);
+    List<String> out = new ArrayList<>(List.of(text.split("\n", -1)));
+    out.remove(out.size() - 1);
+    return out;
+  }
+
+  private static String tail(Path log) throws java.io.IOException {
+    List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+    return String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size()));
+  }
+
   private void soak(MiniCluster cluster, String type, long seed) throws Exception {
     Profile profile = Profile.of(type);
     boolean mor = type.equals("MERGE_ON_READ");
     Random random = new Random(seed);
-    var stream = changes(seed, profile.changes(), profile.chunks(), 0.30, 0.02, 0.01);
-    var options = options(dir, type);
-    options.put("write.batch.size", profile.name().equals("long") ? "1" : "0.2");
-    if (mor) {
-      options.put("compaction.async.enabled", "true");
-      options.put("compaction.delta_commits", "3");
-    }
+    var stream = changes(seed, profile.changes(), profile.chunks(), UPDATES, DELETES, MOVES);
+    var options = tableOptions(dir, type, profile.changes());
     List<String> points = new ArrayList<>(List.of(WRITER_POINTS));
     if (mor) {
       points.add(FaultInjection.COMPACTOR_DURING_COMPACTION);
@@ -152,7 +274,8 @@ class ChaosSoakTest {
     Map<String, int[]> schedule = new LinkedHashMap<>();
     for (String point : points) {
       int range = switch (point) {
-        case FaultInjection.WRITER_DURING_FLUSH -> 4 * profile.chunks();
+        case FaultInjection.WRITER_DURING_FLUSH -> 15 * profile.chunks();
+        case FaultInjection.COMPACTOR_DURING_COMPACTION -> 5 * profile.chunks();
         case FaultInjection.WRITER_AFTER_FLUSH_BEFORE_BARRIER -> 2 * profile.chunks();
         default -> profile.chunks();
       };
@@ -206,6 +329,17 @@ class ChaosSoakTest {
         seed, checked);
     assertThat(fired).as("faults fired, seed %d", seed).isGreaterThanOrEqualTo(profile.minFired());
     assertThat(recoveries).as("recoveries, seed %d", seed).isPositive();
+  }
+
+  /** The table of a soak: MERGE_ON_READ compacts asynchronously every 3 delta commits; small write batches. */
+  static Map<String, String> tableOptions(Path dir, String type, int changes) {
+    var options = options(dir, type);
+    options.put("write.batch.size", changes > 100_000 ? "1" : "0.2");
+    if (type.equals("MERGE_ON_READ")) {
+      options.put("compaction.async.enabled", "true");
+      options.put("compaction.delta_commits", "3");
+    }
+    return options;
   }
 
   private static JobClient submit(String name, List<List<Change>> chunks, Map<String, String> options)

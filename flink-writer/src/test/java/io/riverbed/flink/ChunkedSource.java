@@ -32,6 +32,8 @@ public final class ChunkedSource extends RichParallelSourceFunction<RowData>
   private final String dataset;
   private final int idleCheckpoints;
   private final int failAfter;
+  /** A file to append "checkpoint-id chunks" lines to at each snapshot (for a job in another process), or null. */
+  private final String positionsLog;
   private transient ListState<Integer> positionState;
   private transient volatile int next;
   private transient volatile long awaitedCheckpoint;
@@ -50,9 +52,24 @@ public final class ChunkedSource extends RichParallelSourceFunction<RowData>
   }
 
   private ChunkedSource(String dataset, int idleCheckpoints, int failAfter) {
+    this(dataset, idleCheckpoints, failAfter, null);
+  }
+
+  private ChunkedSource(String dataset, int idleCheckpoints, int failAfter, String positionsLog) {
     this.dataset = dataset;
     this.idleCheckpoints = idleCheckpoints;
     this.failAfter = failAfter;
+    this.positionsLog = positionsLog;
+  }
+
+  /**
+   * A source that also appends, at each snapshot, a line "checkpoint-id chunks-emitted" to the file
+   * {@code positionsLog}, so that a test can learn {@link #positionsAtCheckpoints} of a job in a
+   * process it kills. A later line for the same id (a restored job reusing an id its killed
+   * predecessor never completed) supersedes an earlier one.
+   */
+  public static ChunkedSource recordingPositionsTo(String dataset, String positionsLog) {
+    return new ChunkedSource(dataset, 0, NO_FAILURE, positionsLog);
   }
 
   /**
@@ -144,6 +161,10 @@ public final class ChunkedSource extends RichParallelSourceFunction<RowData>
     }
     positionState.update(List.of(next));
     POSITIONS.get(dataset).put(context.getCheckpointId(), next);
+    if (positionsLog != null) {
+      java.nio.file.Files.writeString(java.nio.file.Path.of(positionsLog), context.getCheckpointId() + " " + next + "\n",
+          java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+    }
     if (emittedSinceSnapshot) {
       awaitedCheckpoint = context.getCheckpointId();
       emittedSinceSnapshot = false;
