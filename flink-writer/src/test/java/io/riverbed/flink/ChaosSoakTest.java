@@ -25,6 +25,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -444,7 +445,7 @@ class ChaosSoakTest {
 
   private static String describe(Map<String, int[]> schedule) {
     Map<String, String> out = new LinkedHashMap<>();
-    schedule.forEach((point, passes) -> out.put(point, java.util.Arrays.toString(passes)));
+    schedule.forEach((point, passes) -> out.put(point, Arrays.toString(passes)));
     return out.toString();
   }
 
