@@ -20,6 +20,12 @@ public final class FaultInjection {
   /** In the coordinator's commit: the commit file is written, the coordinator has not recorded it. */
   public static final String COORDINATOR_DURING_COMMIT = "coordinator.during-commit";
 
+  /**
+   * In a compaction run by writer subtask 0, after a file group's base file is written and before
+   * the compaction commits (the restarted job redoes it from its inflight state).
+   */
+  public static final String COMPACTOR_DURING_COMPACTION = "compactor.during-compaction";
+
   private static final Map<String, java.util.Set<Integer>> ARMED = new ConcurrentHashMap<>();
   private static final Map<String, AtomicInteger> PASSES = new ConcurrentHashMap<>();
   private static final Map<String, AtomicInteger> FIRED = new ConcurrentHashMap<>();
@@ -45,6 +51,12 @@ public final class FaultInjection {
   /** How many times {@code point} failed since the last {@link #reset}. */
   public static int fired(String point) {
     AtomicInteger n = FIRED.get(point);
+    return n == null ? 0 : n.get();
+  }
+
+  /** How many times {@code point} was passed since it was armed (0 if it is not armed). */
+  public static int passes(String point) {
+    AtomicInteger n = PASSES.get(point);
     return n == null ? 0 : n.get();
   }
 

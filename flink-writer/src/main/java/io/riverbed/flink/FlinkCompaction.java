@@ -49,7 +49,9 @@ final class FlinkCompaction {
   }
 
   static void run(Table table, String instant, FlinkWriteOptions options) {
-    CompactionRunner.of(table, instant).options(CompactionOptions.fromMap(options.raw())).run();
+    CompactionRunner.of(table, instant).options(CompactionOptions.fromMap(options.raw()))
+        .afterEachFileGroup(() -> FaultInjection.check(FaultInjection.COMPACTOR_DURING_COMPACTION))
+        .run();
     LOG.info("Compaction {} of {} completed", instant, table.basePath());
   }
 }

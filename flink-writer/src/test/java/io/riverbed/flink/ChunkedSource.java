@@ -3,6 +3,7 @@ package io.riverbed.flink;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -25,10 +26,14 @@ public final class ChunkedSource extends RichParallelSourceFunction<RowData>
   private static final Map<String, List<List<RowData>>> DATASETS = new ConcurrentHashMap<>();
   private static final Map<String, Integer> RESTORED = new ConcurrentHashMap<>();
   private static final Map<String, Boolean> FAILED = new ConcurrentHashMap<>();
+  private static final Map<String, Map<Long, Integer>> POSITIONS = new ConcurrentHashMap<>();
+  private static final Map<String, AtomicInteger> ATTEMPTS = new ConcurrentHashMap<>();
 
   private final String dataset;
   private final int idleCheckpoints;
   private final int failAfter;
+  /** A file to append "checkpoint-id chunks" lines to at each snapshot (for a job in another process), or null. */
+  private final String positionsLog;
   private transient ListState<Integer> positionState;
   private transient volatile int next;
   private transient volatile long awaitedCheckpoint;
@@ -47,9 +52,24 @@ public final class ChunkedSource extends RichParallelSourceFunction<RowData>
   }
 
   private ChunkedSource(String dataset, int idleCheckpoints, int failAfter) {
+    this(dataset, idleCheckpoints, failAfter, null);
+  }
+
+  private ChunkedSource(String dataset, int idleCheckpoints, int failAfter, String positionsLog) {
     this.dataset = dataset;
     this.idleCheckpoints = idleCheckpoints;
     this.failAfter = failAfter;
+    this.positionsLog = positionsLog;
+  }
+
+  /**
+   * A source that also appends, at each snapshot, a line "checkpoint-id chunks-emitted" to the file
+   * {@code positionsLog}, so that a test can learn {@link #positionsAtCheckpoints} of a job in a
+   * process it kills. A later line for the same id (a restored job reusing an id its killed
+   * predecessor never completed) supersedes an earlier one.
+   */
+  public static ChunkedSource recordingPositionsTo(String dataset, String positionsLog) {
+    return new ChunkedSource(dataset, 0, NO_FAILURE, positionsLog);
   }
 
   /**
@@ -64,12 +84,28 @@ public final class ChunkedSource extends RichParallelSourceFunction<RowData>
     DATASETS.put(name, chunks);
     RESTORED.remove(name);
     FAILED.remove(name);
+    POSITIONS.put(name, new ConcurrentHashMap<>());
+    ATTEMPTS.put(name, new AtomicInteger());
     return name;
   }
 
   /** The position restored from a checkpoint, if the job restarted. */
   public static Integer restoredPosition(String name) {
     return RESTORED.get(name);
+  }
+
+  /**
+   * Checkpoint id → chunks emitted before that checkpoint's barrier, as snapshotted by the emitting
+   * subtask (every attempt; ids are unique within a job). A checkpoint taken after that subtask
+   * finished is not listed: it covers all chunks.
+   */
+  public static Map<Long, Integer> positionsAtCheckpoints(String name) {
+    return POSITIONS.get(name);
+  }
+
+  /** How many attempts of the emitting subtask initialized (1 + the job's restarts so far). */
+  public static int attempts(String name) {
+    return ATTEMPTS.get(name).get();
   }
 
   @Override
@@ -81,6 +117,9 @@ public final class ChunkedSource extends RichParallelSourceFunction<RowData>
     }
     if (context.isRestored()) {
       RESTORED.put(dataset, next);
+    }
+    if (getRuntimeContext().getTaskInfo().getIndexOfThisSubtask() == 0) {
+      ATTEMPTS.get(dataset).incrementAndGet();
     }
     awaitedCheckpoint = Long.MAX_VALUE;
     progress = new Object();
@@ -121,6 +160,11 @@ public final class ChunkedSource extends RichParallelSourceFunction<RowData>
       return;
     }
     positionState.update(List.of(next));
+    POSITIONS.get(dataset).put(context.getCheckpointId(), next);
+    if (positionsLog != null) {
+      java.nio.file.Files.writeString(java.nio.file.Path.of(positionsLog), context.getCheckpointId() + " " + next + "\n",
+          java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
+    }
     if (emittedSinceSnapshot) {
       awaitedCheckpoint = context.getCheckpointId();
       emittedSinceSnapshot = false;

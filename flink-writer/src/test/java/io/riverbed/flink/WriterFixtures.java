@@ -142,7 +142,12 @@ final class WriterFixtures {
 
   /** The table's snapshot as key → "name|ts|partition"; fails on a key read twice. */
   static Map<String, String> read(Table table) {
-    List<GenericRecord> records = TableReads.read(table.reload(), QuerySpec.snapshot());
+    return read(table, QuerySpec.snapshot());
+  }
+
+  /** The result of {@code spec} (a snapshot, or a snapshot as of an instant) as key → "name|ts|partition". */
+  static Map<String, String> read(Table table, QuerySpec spec) {
+    List<GenericRecord> records = TableReads.read(table.reload(), spec);
     Map<String, String> out = new TreeMap<>();
     for (GenericRecord r : records) {
       String key = r.get("uuid").toString();

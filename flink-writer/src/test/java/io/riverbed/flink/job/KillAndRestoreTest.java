@@ -37,7 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
  * The test cannot force where a kill lands: it prints where each one did, judged from the final
  * timeline.
  */
-class KillAndRestoreTest {
+public class KillAndRestoreTest {
   private static final String TOPIC = "rides";
   private static final int KEYS = 3_000;
   private static final Duration WAIT = Duration.ofSeconds(90);
@@ -123,7 +123,8 @@ class KillAndRestoreTest {
     return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
   }
 
-  static final List<String> FLINK_JVM_FLAGS = flinkFlags();
+  /** The JVM flags a Flink job in a child JVM of the tests needs on Java 17. */
+  public static final List<String> FLINK_JVM_FLAGS = flinkFlags();
 
   private static List<String> flinkFlags() {
     List<String> flags = new ArrayList<>(List.of("--add-exports=java.base/sun.net.util=ALL-UNNAMED",

@@ -58,6 +58,7 @@ public final class CompactionRunner {
   private final Table table;
   private final String instantTime;
   private CompactionOptions options = CompactionOptions.defaults();
+  private Runnable afterFileGroup = () -> { };
 
   private CompactionRunner(Table table, String instantTime) {
     this.table = Objects.requireNonNull(table, "table");
@@ -71,6 +72,16 @@ public final class CompactionRunner {
 
   public CompactionRunner options(CompactionOptions compactionOptions) {
     this.options = Objects.requireNonNull(compactionOptions);
+    return this;
+  }
+
+  /**
+   * Runs {@code hook} after each file group of the plan is merged (its base file written), before
+   * the compaction commits; an exception it throws ends the run with the compaction inflight, as a
+   * crash there would. For engines' failure tests.
+   */
+  public CompactionRunner afterEachFileGroup(Runnable hook) {
+    this.afterFileGroup = Objects.requireNonNull(hook, "hook");
     return this;
   }
 
@@ -125,6 +136,7 @@ public final class CompactionRunner {
     int index = 0;
     for (CompactionOperation operation : plan.operations()) {
       merger.merge(operation, index++, recovering ? 1 : 0).ifPresent(metadata::addWriteStat);
+      afterFileGroup.run();
     }
     if (plan.extraMetadata() != null) {
       plan.extraMetadata().forEach(metadata::extraMetadata);
