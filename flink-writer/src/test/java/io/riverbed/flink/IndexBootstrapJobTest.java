@@ -65,13 +65,14 @@ class IndexBootstrapJobTest {
     FaultInjection.reset();
   }
 
-  @Test
-  void newJobUpsertsAndDeletesKeysAFirstJobWrote() throws Exception {
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"MERGE_ON_READ", "COPY_ON_WRITE"})
+  void newJobUpsertsAndDeletesKeysAFirstJobWrote(String tableType) throws Exception {
     var first = changes(21, 2000, 2, 0.3, 0.02, 0.02);
-    var options = options(dir, "MERGE_ON_READ");
-    write("bootstrap-first", first, options, 2, 0, 0);
+    var options = options(dir, tableType);
+    write("bootstrap-first-" + tableType, first, options, 2, 0, 0);
     var second = changesOfStoredKeys(first, 22);
-    var result = writeWithParallelInput("bootstrap-second", List.of(second.subList(0, 400), second.subList(400, second.size())),
+    var result = writeWithParallelInput("bootstrap-second-" + tableType, List.of(second.subList(0, 400), second.subList(400, second.size())),
         options, 0);
     List<List<Change>> all = new ArrayList<>(first);
     all.add(second);
