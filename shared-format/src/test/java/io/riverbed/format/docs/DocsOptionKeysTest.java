@@ -41,7 +41,11 @@ class DocsOptionKeysTest {
       "hoodie.datasource.hive_sync", "the prefix of Hudi's sync option names, which hive-sync takes any option under "
           + "(HIVE_SYNC, deploy/README)",
       "hoodie.datasource.hive_sync.filter_pushdown_enabled", "a Hudi sync option Riverbed does not implement, named "
-          + "where HIVE_SYNC lists the differences");
+          + "where HIVE_SYNC lists the differences",
+      "hoodie.datasource.hive_sync.password", "Hudi's jdbc-mode sync password, which hms mode does not read; named where "
+          + "HIVE_SYNC and OPTIONS say such values are redacted",
+      "hoodie.datasource.hive_sync.jdbcurl", "Hudi's jdbc-mode sync URL, which hms mode does not read; named where "
+          + "HIVE_SYNC and OPTIONS say a password in it is redacted");
 
   @Test
   void everyHoodieAndRiverbedKeyInDocsAndDeployExistsInTheCode() throws IOException {
