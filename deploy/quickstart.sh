@@ -146,7 +146,10 @@ log4j.appender.out.layout.ConversionPattern=[%d] %p %m (%c)%n
 log4j.logger.kafka.server.KafkaRaftServer=INFO
 PROPS
   KAFKA_JVM=("$JAVA" -Xmx384m -XX:+UseSerialGC "-Djava.io.tmpdir=$k/tmp" "-Dlog4j.configuration=file:$k/log4j.properties" -cp "$KAFKA_CP")
-  cluster="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n' | cut -c1-22)"
+  cluster=-
+  while [[ "$cluster" == -* ]]; do  # an id starting with '-' would read as a flag of the storage tool
+    cluster="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n' | cut -c1-22)"
+  done
   "${KAFKA_JVM[@]}" kafka.tools.StorageTool format -t "$cluster" -c "$k/server.properties" > "$k/format.log" 2>&1 \
     || { cat "$k/format.log" >&2; echo "quickstart: formatting the Kafka storage failed" >&2; exit 1; }
   "${KAFKA_JVM[@]}" kafka.Kafka "$k/server.properties" > "$k/broker.log" 2>&1 &

@@ -285,6 +285,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
       restoredCheckpoint = checkpointId;
       recovering = true;
       started.clear();
+      finishedSubtasks.clear();
     };
     if (executor == null) {
       reset.run();

@@ -85,12 +85,16 @@ public final class KafkaBroker implements AutoCloseable {
         "-Djava.io.tmpdir=" + Files.createDirectories(workDir.resolve("tmp")),
         "-Dlog4j.configuration=" + log4j.toUri(),
         "-cp", libs + "/*"));
-    byte[] id = new byte[16];
-    long bits = UUID.randomUUID().getMostSignificantBits();
-    for (int i = 0; i < 8; i++) {
-      id[i] = (byte) (bits >>> (8 * i));
-    }
-    String clusterId = Base64.getUrlEncoder().withoutPadding().encodeToString(id);
+    String clusterId;
+    do {
+      // Kafka's own cluster ids never start with '-' either: the storage tool would read it as a flag
+      byte[] id = new byte[16];
+      long bits = UUID.randomUUID().getMostSignificantBits();
+      for (int i = 0; i < 8; i++) {
+        id[i] = (byte) (bits >>> (8 * i));
+      }
+      clusterId = Base64.getUrlEncoder().withoutPadding().encodeToString(id);
+    } while (clusterId.startsWith("-"));
     List<String> format = new ArrayList<>(jvm);
     format.addAll(List.of("kafka.tools.StorageTool", "format", "-t", clusterId, "-c", config.toString()));
     Process formatting = new ProcessBuilder(format).redirectErrorStream(true)
