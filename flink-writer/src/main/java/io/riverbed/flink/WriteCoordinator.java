@@ -351,9 +351,10 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
       committed = true;
     }
     committedThrough = Math.max(committedThrough, checkpointId);
-    answerCommitWaiters();
     syncToHiveIf(committed);
     scheduleCompactionIfDue();
+    // after the post-commit actions: a writer waiting at end of input finishes the job once answered
+    answerCommitWaiters();
   }
 
   /** Answers the writers waiting for commits that are done; all of them if this coordinator failed. */
