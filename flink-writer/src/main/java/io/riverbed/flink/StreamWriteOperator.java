@@ -74,6 +74,8 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
   /** Changes the assigner dropped as stale since the last reported result (state index). */
   private transient long staleInEpoch;
   private transient boolean inputEnded;
+  /** The first checkpoint snapshotted after the input ended (it flushed everything); -1 before. */
+  private transient long finalCheckpoint;
   /** Kafka offsets received since the last reported result. */
   private transient KafkaOffsets kafkaOffsets;
 
@@ -121,6 +123,7 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
     converter = RowDataToAvro.of(dataType, schema);
     envelopeSerializer = new RowDataSerializer(WriteEnvelope.rowType(dataType));
     buffers = new LinkedHashMap<>();
+    finalCheckpoint = -1;
     orderingField = options.precombineField();
     table = FlinkTables.open(options);
     var task = getRuntimeContext().getTaskInfo();
@@ -253,6 +256,9 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
     resultState.update(state);
     epoch = checkpointId;
     instant = null;
+    if (inputEnded && finalCheckpoint < 0) {
+      finalCheckpoint = checkpointId;
+    }
   }
 
   /** The input has ended; what is buffered is flushed by the final checkpoint that follows. */
@@ -262,15 +268,15 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
   }
 
   /**
-   * After the input ended, waits until the coordinator has committed what this checkpoint
-   * covers: Flink finishes the task (and a bounded job) once this returns, so the job's end means
-   * its last data is on the timeline.
+   * Once a checkpoint taken after the input ended completes (its snapshot flushed everything),
+   * waits until the coordinator has committed what it covers: Flink finishes the task (and a
+   * bounded job) once this returns, so the job's end means its last data is on the timeline.
    */
   @Override
   public void notifyCheckpointComplete(long checkpointId) throws Exception {
     super.notifyCheckpointComplete(checkpointId);
     unconfirmed.removeIf(r -> r.checkpointId() <= checkpointId);
-    if (inputEnded) {
+    if (finalCheckpoint >= 0 && checkpointId >= finalCheckpoint) {
       var gateway = getContainingTask().getEnvironment().getOperatorCoordinatorEventGateway();
       var request = new WriteMessages.CommitAwaitRequest(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
           checkpointId);
