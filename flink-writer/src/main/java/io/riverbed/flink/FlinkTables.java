@@ -13,13 +13,13 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /** Opening (and creating on first use) the table the writer writes, from its options. */
-final class FlinkTables {
+public final class FlinkTables {
   private static final String HADOOP_PREFIX = "hadoop.";
 
   private FlinkTables() {}
 
   /** The file system of the table path; {@code hadoop.*} options go to the Hadoop configuration. */
-  static FileSystem fileSystem(FlinkWriteOptions options) {
+  public static FileSystem fileSystem(FlinkWriteOptions options) {
     Configuration conf = new Configuration();
     options.raw().forEach((k, v) -> {
       if (k.startsWith(HADOOP_PREFIX)) {

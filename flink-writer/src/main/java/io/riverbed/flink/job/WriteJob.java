@@ -1,5 +1,6 @@
 package io.riverbed.flink.job;
 
+import io.riverbed.flink.FlinkTables;
 import io.riverbed.flink.FlinkWriteOptions;
 import io.riverbed.flink.RecordKeys;
 import io.riverbed.flink.source.AvroRowTypes;
@@ -110,7 +111,7 @@ public final class WriteJob {
     options.put(HudiConnectorOptions.PATH.key(), toUri(config.table().path()));
     LOG.info("Write job {}: table options {}", jobName(config), SecretOptions.redact(options));
     RecordKeys keys = RecordKeys.of(rowType, FlinkWriteOptions.fromMap(options)).resolve();
-    Input input = input(config, env, rowType, keyCheck(keys));
+    Input input = input(config, env, rowType, keyCheck(keys), FlinkWriteOptions.fromMap(options));
     sink.build(input.rows(), input.kafkaOffsets(), rowType, options);
     return rowType;
   }
@@ -228,7 +229,7 @@ public final class WriteJob {
    * checked by {@code check}.
    */
   static Input input(WriteJobConfig config, StreamExecutionEnvironment env, RowType rowType,
-      JsonLineToRow.RowCheck check) {
+      JsonLineToRow.RowCheck check, FlinkWriteOptions tableOptions) {
     WriteJobConfig.Source s = config.source();
     DataStream<SourceLine> lines;
     Optional<DataStream<String>> kafkaOffsets = Optional.empty();
@@ -238,7 +239,7 @@ public final class WriteJob {
           .uid("riverbed-json-lines-source");
       case KAFKA -> {
         Optional<KafkaOffsets> committed = s.startingOffsets() == JsonLineSources.StartingOffsets.COMMITTED
-            ? committedKafkaOffsets(toUri(config.table().path()), s.topic()) : Optional.empty();
+            ? committedKafkaOffsets(tableOptions, s.topic()) : Optional.empty();
         committed.ifPresent(o -> LOG.info("Kafka topic {}: starting after the last records committed to table {}: {}",
             s.topic(), config.table().path(), o.format()));
         var tracked = env.fromSource(JsonLineSources.kafka(s.bootstrapServers(), s.topic(), s.groupId(),
@@ -259,20 +260,19 @@ public final class WriteJob {
     return new Input(rows, kafkaOffsets);
   }
 
-  /** The Kafka offsets of {@code topic} the table's newest commits recorded, if the table exists. */
-  static Optional<KafkaOffsets> committedKafkaOffsets(String tablePath, String topic) {
-    var base = new org.apache.hadoop.fs.Path(tablePath);
-    try {
-      var fs = base.getFileSystem(new org.apache.hadoop.conf.Configuration());
-      if (!Table.exists(fs, base)) {
-        return Optional.empty();
-      }
-      Table table = Table.open(fs, base);
-      var store = TimelineStore.at(fs, table.metaPath());
-      return KafkaOffsets.latestCommitted(store, store.load()).filter(o -> o.topic().equals(topic));
-    } catch (java.io.IOException e) {
-      throw new java.io.UncheckedIOException("cannot read the timeline of " + tablePath, e);
+  /**
+   * The Kafka offsets of {@code topic} the table's newest commits recorded, if the table exists;
+   * the table is opened as the writer opens it ({@code hadoop.*} options apply).
+   */
+  static Optional<KafkaOffsets> committedKafkaOffsets(FlinkWriteOptions tableOptions, String topic) {
+    var fs = FlinkTables.fileSystem(tableOptions);
+    var base = new org.apache.hadoop.fs.Path(tableOptions.path());
+    if (!Table.exists(fs, base)) {
+      return Optional.empty();
     }
+    Table table = Table.open(fs, base);
+    var store = TimelineStore.at(fs, table.metaPath());
+    return KafkaOffsets.latestCommitted(store, store.load()).filter(o -> o.topic().equals(topic));
   }
 
   static String rootMessage(Throwable e) {
