@@ -8,7 +8,6 @@ import io.riverbed.it.oracle.Rows;
 import io.riverbed.it.oracle.SparkOracle;
 import io.riverbed.it.oracle.TimelineInstant;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,7 +36,7 @@ class AcceptanceStreamTest {
     Path schema = FlinkTrips.writeSchema(work.resolve("trip.avsc"));
     Path checkpointDir = work.resolve("checkpoints");
     for (Path input : trips.writeWaves(work.resolve("input"), 4)) {
-      WriteJobProcess.run(work.resolve("jobs"), Duration.ofMinutes(5), List.of("--source", "file", "--input", input.toString(),
+      WriteJobProcess.run(work.resolve("jobs"), WriteJobProcess.HANG_LIMIT, List.of("--source", "file", "--input", input.toString(),
           "--schema", schema.toString(), "--table-path", table.toString(), "--table-name", "trips",
           "--table-type", "MERGE_ON_READ", "--record-key", "uuid", "--precombine", "ts",
           "--partition-path", String.join(",", FlinkTrips.PARTITION_FIELDS),

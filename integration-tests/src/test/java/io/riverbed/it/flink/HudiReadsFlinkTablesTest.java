@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -32,7 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class HudiReadsFlinkTablesTest {
   private static final int CHANGES = 20_000;
-  private static final Duration JOB_TIMEOUT = Duration.ofMinutes(3);
 
   @TempDir static Path work;
   static FlinkTrips trips;
@@ -52,7 +50,7 @@ class HudiReadsFlinkTablesTest {
           "--record-key", "uuid", "--precombine", "ts", "--partition-path", String.join(",", FlinkTrips.PARTITION_FIELDS),
           "--checkpoint-interval", "300ms", "--parallelism", "2"));
       args.addAll(List.of(extra));
-      WriteJobProcess.run(work.resolve("jobs"), JOB_TIMEOUT, args);
+      WriteJobProcess.run(work.resolve("jobs"), WriteJobProcess.HANG_LIMIT, args);
     }
     System.out.printf("%s: %d waves written in %.1f s; timeline %s%n", name, waves, (System.nanoTime() - start) / 1e9,
         TimelineInstant.completed(table));

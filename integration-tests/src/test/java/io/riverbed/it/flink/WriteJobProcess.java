@@ -25,6 +25,13 @@ final class WriteJobProcess {
   /** Flink's Java 17 flags (STACK.md). */
   static final List<String> FLINK_JVM_FLAGS = flinkFlags();
 
+  /**
+   * How long a test lets one job of the integration tests run: only a hang may fail it. A job of
+   * 10k changes takes 11-20 s at a load average of 5 and ten times that at 25, where a 3-minute
+   * limit failed a job that was still committing.
+   */
+  static final Duration HANG_LIMIT = Duration.ofMinutes(12);
+
   private WriteJobProcess() {}
 
   private static List<String> flinkFlags() {
@@ -102,8 +109,10 @@ final class WriteJobProcess {
       long start = System.nanoTime();
       boolean ended = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
       if (!ended) {
+        Path threads = threadDump(p, workDir);
         p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-        throw new AssertionError("write job did not end within " + timeout + "; log " + log + ":\n" + tail(log));
+        throw new AssertionError("write job did not end within " + timeout + "; its threads at that moment: " + threads
+            + "; log " + log + ":\n" + tail(log));
       }
       String output = Files.readString(log, StandardCharsets.UTF_8);
       if (p.exitValue() != 0) {
@@ -117,6 +126,21 @@ final class WriteJobProcess {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * The threads of a job that overran its time, written by {@code jcmd <pid> Thread.print} next to
+   * its log: whether it hung (and where) or was only slow is what a timeout must tell.
+   */
+  static Path threadDump(Process job, Path workDir) throws IOException, InterruptedException {
+    Path dump = Files.createTempFile(workDir, "write-job-threads-", ".txt");
+    Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+    Process p = new ProcessBuilder(jcmd.toString(), Long.toString(job.pid()), "Thread.print")
+        .redirectErrorStream(true).redirectOutput(dump.toFile()).start();
+    if (!p.waitFor(60, TimeUnit.SECONDS)) {
+      p.destroyForcibly();
+    }
+    return dump;
   }
 
   static String tail(Path log) throws IOException {
