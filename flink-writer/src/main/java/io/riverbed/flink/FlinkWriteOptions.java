@@ -115,6 +115,7 @@ public record FlinkWriteOptions(
   public static final String TOMBSTONE_RETENTION = "index.tombstone.retention";
   public static final String LEASE_ENABLED = "write.lease.enabled";
   public static final String LEASE_TIMEOUT = "write.lease.timeout";
+  public static final String RATE_LIMIT = "write.rate.limit";
 
   static final Duration DEFAULT_TOMBSTONE_RETENTION = Duration.ofDays(7);
   static final Duration DEFAULT_LEASE_TIMEOUT = Duration.ofSeconds(60);
@@ -237,6 +238,21 @@ public record FlinkWriteOptions(
     return duration(LEASE_TIMEOUT, DEFAULT_LEASE_TIMEOUT);
   }
 
+  /** Records per second the whole job writes at most ({@value #RATE_LIMIT}); 0: no limit. */
+  public long rateLimit() {
+    long limit;
+    try {
+      limit = Long.parseLong(raw.getOrDefault(RATE_LIMIT, "0").trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("option " + RATE_LIMIT + " must be a number of records per second, got '"
+          + raw.get(RATE_LIMIT) + "'", e);
+    }
+    if (limit < 0) {
+      throw new IllegalArgumentException("option " + RATE_LIMIT + " must be >= 0, got " + limit);
+    }
+    return limit;
+  }
+
   /** How long a deleted key's tombstone (its delete's ordering value) is kept ({@value #TOMBSTONE_RETENTION}). */
   public Duration tombstoneRetention() {
     return duration(TOMBSTONE_RETENTION, DEFAULT_TOMBSTONE_RETENTION);
@@ -356,6 +372,9 @@ public record FlinkWriteOptions(
         + "twice. false: no lease (only for writers of disjoint partitions with the BUCKET index)."});
     d.put(LEASE_TIMEOUT, new String[] {"60 s", "How long the writer lease lasts without renewal (renewed every third "
         + "of it). A new job (not restored) on a table whose previous job died waits this long, then takes over."});
+    d.put(RATE_LIMIT, new String[] {"0", "Records per second the job writes at most (Hudi's Flink option of the "
+        + "same name): each of the N tasks that turn rows into records passes at most 1/N of it, so a task that gets "
+        + "no rows leaves its share unused; 0: no limit. Paces a backfill over many commits."});
     d.put(BUCKET_NUM, new String[] {"4", "Buckets (file groups) per partition with the BUCKET index."});
     d.put(BUCKET_HASH_FIELD, new String[] {"<record key fields>", "Fields hashed by the BUCKET index."});
     d.put(WRITE_TASKS, new String[] {"<job parallelism>", "Parallelism of the stream writer."});

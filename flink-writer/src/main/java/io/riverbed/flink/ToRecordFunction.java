@@ -5,6 +5,7 @@ import io.riverbed.format.record.KeyGenerator;
 import io.riverbed.format.record.MetaFields;
 import io.riverbed.format.record.OrderingValueCodec;
 import io.riverbed.format.record.OrderingValues;
+import io.riverbed.format.write.RecordRateLimit;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.functions.RichFlatMapFunction;
@@ -40,6 +41,8 @@ final class ToRecordFunction extends RichFlatMapFunction<RowData, RowData> {
   private transient String orderingField;
   private transient int[] orderingColumn;
   private transient RowDataToAvro orderingConverter;
+  /** This task's share of {@code write.rate.limit}, or null without a limit. */
+  private transient RecordRateLimit rateLimit;
 
   ToRecordFunction(RowType rowType, FlinkWriteOptions options) {
     this.rowType = rowType;
@@ -50,6 +53,10 @@ final class ToRecordFunction extends RichFlatMapFunction<RowData, RowData> {
   @Override
   public void open(OpenContext openContext) {
     keys.resolve();
+    if (options.rateLimit() > 0) {
+      rateLimit = RecordRateLimit.perSecond(
+          options.rateLimit() / (double) getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks());
+    }
     if (options.indexType() == FlinkWriteOptions.IndexType.FLINK_STATE && options.ordersAcrossCommits()
         && rowType.getFieldNames().contains(options.precombineField())) {
       orderingField = options.precombineField();
@@ -62,6 +69,9 @@ final class ToRecordFunction extends RichFlatMapFunction<RowData, RowData> {
 
   @Override
   public void flatMap(RowData row, Collector<RowData> out) {
+    if (rateLimit != null) {
+      rateLimit.acquire();
+    }
     RowKind kind = row.getRowKind();
     if (kind == RowKind.UPDATE_BEFORE && options.operation() != FlinkWriteOptions.Operation.DELETE) {
       return;

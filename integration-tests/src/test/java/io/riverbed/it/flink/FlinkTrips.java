@@ -220,8 +220,12 @@ final class FlinkTrips {
    * (written, with its schema, under {@code dir}) into {@code table}, committing every {@code interval}.
    */
   List<String> fileJobFlags(Path dir, Path table, String tableType, String interval) {
-    Path input = writeWaves(dir.resolve("input"), 1).get(0);
-    Path schema = writeSchema(dir.resolve("trip.avsc"));
+    return jobFlags(writeWaves(dir.resolve("input"), 1).get(0), writeSchema(dir.resolve("trip.avsc")), table, tableType,
+        interval);
+  }
+
+  /** The job flags that write the trips of one JSON-lines {@code input} (with {@code schema}) into {@code table}. */
+  static List<String> jobFlags(Path input, Path schema, Path table, String tableType, String interval) {
     return List.of("--source", "file", "--input", input.toString(), "--schema", schema.toString(),
         "--table-path", table.toString(), "--table-name", "trips", "--table-type", tableType,
         "--record-key", "uuid", "--precombine", "ts", "--partition-path", String.join(",", PARTITION_FIELDS),

@@ -45,10 +45,8 @@ class HudiReadsFlinkTablesTest {
     List<Path> inputs = trips.writeWaves(work.resolve("input-" + name), waves);
     long start = System.nanoTime();
     for (Path input : inputs) {
-      List<String> args = new ArrayList<>(List.of("--source", "file", "--input", input.toString(), "--schema", schema.toString(),
-          "--table-path", table.toString(), "--table-name", "trips", "--table-type", type,
-          "--record-key", "uuid", "--precombine", "ts", "--partition-path", String.join(",", FlinkTrips.PARTITION_FIELDS),
-          "--checkpoint-interval", "300ms", "--parallelism", "2"));
+      List<String> args = new ArrayList<>(FlinkTrips.jobFlags(input, schema, table, type, "300ms"));
+      args.addAll(List.of("--parallelism", "2"));
       args.addAll(List.of(extra));
       WriteJobProcess.run(work.resolve("jobs"), WriteJobProcess.HANG_LIMIT, args);
     }

@@ -7,14 +7,14 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 
 /** Riverbed's Spark DataSource by class name, in the oracle's session beside Apache Hudi's bundle. */
-final class RiverbedSource {
+public final class RiverbedSource {
   /** Riverbed's DataSource; Hudi's is {@link SparkOracle#HUDI_SOURCE}. */
-  static final String CLASS_NAME = "io.riverbed.spark.HudiDataSource";
+  public static final String CLASS_NAME = "io.riverbed.spark.HudiDataSource";
 
   private RiverbedSource() {}
 
   /** The DataFrame {@code sourceClass} returns for {@code query} (Hudi's option keys) over the table. */
-  static Dataset<Row> load(String sourceClass, Path table, Query query) {
+  public static Dataset<Row> load(String sourceClass, Path table, Query query) {
     return SparkOracle.spark().read().format(sourceClass).options(query.hudiOptions()).load(table.toUri().toString());
   }
 }
