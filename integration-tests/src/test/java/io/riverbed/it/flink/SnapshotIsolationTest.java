@@ -42,7 +42,6 @@ class SnapshotIsolationTest {
   static final int MIN_DISTINCT_INSTANTS = 3;
   /** Records per second of the job (one source task reads a wave's file, so it gets half): a run streams over some 16 checkpoints. */
   static final int RATE_LIMIT = 3_000;
-  private static final Duration JOB_TIMEOUT = Duration.ofMinutes(4);
   private static final Duration ANSWER_TIMEOUT = Duration.ofMinutes(4);
 
   @TempDir static Path work;
@@ -71,7 +70,7 @@ class SnapshotIsolationTest {
           args.addAll(List.of("--set", "compaction.async.enabled=true", "--set", "compaction.delta_commits=2"));
         }
         reader.writing(true);
-        WriteJobProcess.run(dir.resolve("jobs"), JOB_TIMEOUT, args);
+        WriteJobProcess.run(dir.resolve("jobs"), WriteJobProcess.HANG_LIMIT, args);
         reader.writing(false);
         reader.awaitAnswerStartedAfter(System.nanoTime(), ANSWER_TIMEOUT);
       }
