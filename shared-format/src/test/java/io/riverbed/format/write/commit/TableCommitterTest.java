@@ -174,15 +174,12 @@ class TableCommitterTest {
   @Test
   void anOlderInstantThatCommitsAfterANewerOneOnTheSameFileGroupFails() {
     seed(G1, "s");
-    TableCommitter a = committer("writer-a");
-    TableCommitter b = committer("writer-b");
-    String ta = a.begin();
-    Committable fromA = Committable.of(1, ta, List.of(append(ta, 0, G1, "a1")));
-    String tb = b.begin();
-    Committable fromB = Committable.of(1, tb, List.of(append(tb, 1, G1, "b1")));
+    Race race = race(G1, G1);
+    String ta = race.fromA().instantTime();
+    String tb = race.fromB().instantTime();
 
-    b.commit(fromB);
-    assertThatThrownBy(() -> a.commit(fromA)).isInstanceOf(CommitConflictException.class)
+    race.b().commit(race.fromB());
+    assertThatThrownBy(() -> race.a().commit(race.fromA())).isInstanceOf(CommitConflictException.class)
         .hasMessageContaining("file group " + G1).hasMessageContaining(tb + ".deltacommit")
         .hasMessageContaining("writer writer-b");
 
@@ -195,16 +192,13 @@ class TableCommitterTest {
   @Test
   void aCommitCompletedWhileTheInstantWasInFlightOnTheSameFileGroupFailsIt() throws Exception {
     seed(G1, "s");
-    TableCommitter a = committer("writer-a");
-    TableCommitter b = committer("writer-b");
-    String ta = a.begin();
-    Committable fromA = Committable.of(1, ta, List.of(append(ta, 0, G1, "a1")));
-    String tb = b.begin();
-    Committable fromB = Committable.of(1, tb, List.of(append(tb, 1, G1, "b1")));
+    Race race = race(G1, G1);
+    String ta = race.fromA().instantTime();
+    String tb = race.fromB().instantTime();
     awaitStorageClockPast(tb);
 
-    a.commit(fromA);
-    assertThatThrownBy(() -> b.commit(fromB)).isInstanceOf(CommitConflictException.class)
+    race.a().commit(race.fromA());
+    assertThatThrownBy(() -> race.b().commit(race.fromB())).isInstanceOf(CommitConflictException.class)
         .hasMessageContaining("file group " + G1).hasMessageContaining(ta + ".deltacommit");
     assertThat(completedWrites()).doesNotContain(tb);
   }
@@ -213,17 +207,12 @@ class TableCommitterTest {
   void concurrentWritersOnDifferentFileGroupsBothCommit() throws Exception {
     seed(G1, "s");
     seed(G2, "t");
-    TableCommitter a = committer("writer-a");
-    TableCommitter b = committer("writer-b");
-    String ta = a.begin();
-    Committable fromA = Committable.of(1, ta, List.of(append(ta, 0, G1, "a1")));
-    String tb = b.begin();
-    Committable fromB = Committable.of(1, tb, List.of(append(tb, 1, G2, "b1")));
-    awaitStorageClockPast(tb);
+    Race race = race(G1, G2);
+    awaitStorageClockPast(race.fromB().instantTime());
 
-    a.commit(fromA);
-    b.commit(fromB);
-    assertThat(completedWrites()).contains(ta, tb);
+    race.a().commit(race.fromA());
+    race.b().commit(race.fromB());
+    assertThat(completedWrites()).contains(race.fromA().instantTime(), race.fromB().instantTime());
     assertThat(rows()).containsOnlyKeys("s", "t", "a1", "b1");
   }
 
@@ -364,6 +353,20 @@ class TableCommitterTest {
     var slice = FileSystemViewLoader.load(table, timeline()).latestSliceForWrite(group);
     WriteStat stat = AppendHandle.of(context, group, slice).append(records).orElseThrow();
     return CommitMessage.of(task, instant, List.of(stat));
+  }
+
+  /** Two writers with an instant each in flight, a's opened first. */
+  private record Race(TableCommitter a, Committable fromA, TableCommitter b, Committable fromB) {}
+
+  /** Writer a opens an instant and appends row "a1" to {@code groupA}; then writer b, row "b1" to {@code groupB}. */
+  private Race race(FileGroupId groupA, FileGroupId groupB) {
+    TableCommitter a = committer("writer-a");
+    TableCommitter b = committer("writer-b");
+    String ta = a.begin();
+    Committable fromA = Committable.of(1, ta, List.of(append(ta, 0, groupA, "a1")));
+    String tb = b.begin();
+    Committable fromB = Committable.of(1, tb, List.of(append(tb, 1, groupB, "b1")));
+    return new Race(a, fromA, b, fromB);
   }
 
   /** A committed row {@code key} in {@code group}, by a writer of its own. */
