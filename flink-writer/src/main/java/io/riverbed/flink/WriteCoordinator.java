@@ -457,7 +457,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
     results.clear();
     recovering = false;
     committedThrough = Math.max(committedThrough, c);
-    LOG.info("Recovered table {} at checkpoint {}: {} instants committed ({} were already), {} rolled back",
+    LOG.info("Recovered table {} at checkpoint {}: {} instants committed, {} committed already, {} rolled back",
         table.basePath(), c, uncommitted.size(), covered.size() - uncommitted.size(), rolledBack.size());
     sendPendingCompactions();
     List<Runnable> answers = new ArrayList<>(deferred);

@@ -41,15 +41,16 @@ final class FileGroupConflicts {
   private FileGroupConflicts() {}
 
   /**
+   * @param modified every timeline file's modification time ({@link TimelineStore#modificationTimes()})
    * @throws CommitConflictException naming the first conflicting file group and the other
    *     instant, if another writer's operation touched a file group of {@code touched}
    */
-  static void check(Table table, TimelineStore store, Timeline timeline, Instant pending, String writerId,
+  static void check(Table table, TimelineStore store, Map<Instant, Long> modified, Instant pending, String writerId,
       Set<FileGroupId> touched) {
     if (touched.isEmpty()) {
       return;
     }
-    Map<Instant, Long> modified = store.modificationTimes();
+    Timeline timeline = Timeline.fromInstants(modified.keySet());
     long startedAt = startOf(pending, modified);
     for (Instant other : timeline.commitsTimeline().completed().instants()) {
       if (other.time().equals(pending.time())) {

@@ -44,6 +44,9 @@ import org.slf4j.LoggerFactory;
  *       throws {@link io.riverbed.format.CommitConflictException} naming the file group and the
  *       other instant, and <em>leaves the instant pending</em> (inflight, invisible to readers), as
  *       Hudi does: the writer's recovery rolls it back ({@link io.riverbed.format.write.Rollback#rollbackFailedWrites}).
+ *       The check and the commit are not one atomic step across writers (there is no lock
+ *       provider): two writers that commit in the same moment can both pass it. The table's
+ *       {@link io.riverbed.format.write.WriterLease} remains what keeps a second Riverbed job out.
  *   <li><b>Metadata the tasks contribute</b>: their stale-record counts are summed into
  *       {@value #STALE_RECORDS_KEY}; their Kafka offsets are laid over the newest committed ones
  *       (partitions without news keep theirs) into {@link KafkaOffsets#KEY}.
@@ -161,7 +164,9 @@ public final class TableCommitter {
       throw new IllegalStateException("no schema set for the committer of table " + table.basePath());
     }
     String time = committable.instantTime();
-    Timeline timeline = store.load();
+    // one listing: the timeline and the modification times the conflict check reads
+    Map<Instant, Long> modified = store.modificationTimes();
+    Timeline timeline = Timeline.fromInstants(modified.keySet());
     Optional<Instant> instant = timeline.writeTimeline().find(time);
     if (instant.filter(Instant::isCompleted).isPresent()) {
       LOG.info("Instant {} of table {} is committed already (commit identifier {} of writer {}); skipping", time,
@@ -188,7 +193,7 @@ public final class TableCommitter {
         offsets = Optional.of(offsets.map(o -> o.overlaidWith(news)).orElse(news));
       }
     }
-    FileGroupConflicts.check(table, store, timeline, instant.get(), writerId, touched);
+    FileGroupConflicts.check(table, store, modified, instant.get(), writerId, touched);
 
     Map<String, String> extra = new LinkedHashMap<>();
     committable.extraMetadata().forEach((k, v) -> {
