@@ -1,25 +1,19 @@
 package io.riverbed.flink;
 
 import io.riverbed.format.TableException;
-import io.riverbed.format.options.SecretOptions;
-import io.riverbed.format.table.Table;
-import io.riverbed.hive.HiveSync;
+import io.riverbed.hive.HiveSyncAction;
 import io.riverbed.hive.HiveSyncOptions;
-import io.riverbed.hive.MetastoreClient;
-import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Hive Metastore sync after commits, configured with Hudi's Flink {@code hive_sync.*} options and
- * run by the write coordinator once a checkpoint's instants are committed (as Hudi's Flink writer
- * does). A failed sync is logged and retried after the next commit; it never fails the commit or
- * the job, whose data is already committed (Hudi's behaviour too).
+ * Hudi's Flink {@code hive_sync.*} options, turned into the hive-sync module's post-commit action
+ * ({@link HiveSyncAction}) that the write coordinator's committer runs after each commit (as Hudi's
+ * Flink writer syncs after commits). A failed sync is logged and retried after the next commit; it
+ * never fails the commit or the job.
  */
 final class FlinkHiveSync {
   static final String ENABLED = "hive_sync.enabled";
@@ -47,13 +41,7 @@ final class FlinkHiveSync {
   /** key → {default, description}, for docs (merged into {@link FlinkWriteOptions#DESCRIPTIONS}). */
   static final Map<String, String[]> DESCRIPTIONS = descriptions();
 
-  private static final Logger LOG = LoggerFactory.getLogger(FlinkHiveSync.class);
-
-  private final HiveSyncOptions options;
-
-  private FlinkHiveSync(HiveSyncOptions options) {
-    this.options = options;
-  }
+  private FlinkHiveSync() {}
 
   /**
    * The sync the writer options ask for, or empty when {@code hive_sync.enabled} is not true.
@@ -61,7 +49,7 @@ final class FlinkHiveSync {
    * @throws IllegalArgumentException when enabled without {@code hive_sync.metastore.uris}, or a
    *     sync option is not valid (checked when the job starts, not at the first commit)
    */
-  static Optional<FlinkHiveSync> fromOptions(FlinkWriteOptions writer) {
+  static Optional<HiveSyncAction> fromOptions(FlinkWriteOptions writer) {
     Map<String, String> raw = writer.raw();
     String enabled = raw.getOrDefault(ENABLED, raw.getOrDefault(ENABLED_FALLBACK, "false"));
     if (!Boolean.parseBoolean(enabled.trim().toLowerCase(Locale.ROOT))) {
@@ -86,19 +74,9 @@ final class FlinkHiveSync {
       }
     });
     try {
-      return Optional.of(new FlinkHiveSync(HiveSyncOptions.fromMap(sync)));
+      return Optional.of(HiveSyncAction.of(HiveSyncOptions.fromMap(sync)));
     } catch (TableException e) {
       throw new IllegalArgumentException("hive sync: " + e.getMessage(), e);
-    }
-  }
-
-  /** Syncs {@code table} to the metastore (each table's outcome is logged); a failure is logged, and the next commit's sync retries. */
-  void afterCommit(Table table) {
-    try (MetastoreClient client = MetastoreClient.connect(options.metastoreUris(), table.fs().getConf())) {
-      HiveSync.of(table, options).run(client);
-    } catch (TableException | UncheckedIOException e) {
-      LOG.warn("Hive sync of table {} to {} failed; retried after the next commit", table.basePath(),
-          SecretOptions.redactText(options.metastoreUris()), e);
     }
   }
 

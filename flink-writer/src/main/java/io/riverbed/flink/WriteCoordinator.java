@@ -2,12 +2,14 @@ package io.riverbed.flink;
 
 import io.riverbed.format.TableException;
 import io.riverbed.format.table.Table;
-import io.riverbed.format.timeline.Instant;
-import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.format.timeline.WriteOperationType;
-import io.riverbed.format.timeline.WriteStat;
+import io.riverbed.format.write.CompactionOptions;
 import io.riverbed.format.write.Rollback;
-import io.riverbed.format.write.WriteTransaction;
+import io.riverbed.format.write.WriterLease;
+import io.riverbed.format.write.commit.Committable;
+import io.riverbed.format.write.commit.CompactionTrigger;
+import io.riverbed.format.write.commit.TableCommitter;
+import io.riverbed.hive.HiveSyncAction;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -27,8 +29,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import io.riverbed.format.timeline.KafkaOffsets;
-import io.riverbed.format.write.WriterLease;
 import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
@@ -40,9 +40,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The write coordinator: the one place that opens, commits and rolls back instants. Metadata
- * only — timeline files and commit metadata (and rollbacks of crashed instants); every data file
- * is written by the writer tasks ({@link StreamWriteOperator}).
+ * The write coordinator: adapts the core's {@link TableCommitter} to Flink's checkpoints — the one
+ * place that opens, commits and rolls back instants. Metadata only — timeline files and commit
+ * metadata (and rollbacks of crashed instants); every data file is written by the writer tasks
+ * ({@link StreamWriteOperator}).
  *
  * <h2>Protocol</h2>
  *
@@ -70,9 +71,11 @@ import org.slf4j.LoggerFactory;
  *       of an epoch before c with all results of checkpoints ≤ c (every writer of such an epoch
  *       snapshotted a checkpoint ≤ c after it, and its report travelled before its acknowledgement).
  *       The commit's {@code extraMetadata} holds the Flink job id, the checkpoint id and the writer
- *       lineage id, and the Kafka offsets consumed up to the checkpoint ({@link KafkaOffsets}, those
- *       of earlier commits carried on for partitions without news). Idempotent: an instant already completed on the timeline is skipped. A commit
- *       that fails fails the job ({@code context.failJob}); it is never dropped.
+ *       lineage id, and the Kafka offsets consumed up to the checkpoint ({@link io.riverbed.format.timeline.KafkaOffsets}, those
+ *       of earlier commits carried on for partitions without news). The core's committer makes the
+ *       commit: idempotent (an instant already completed on the timeline is skipped), and checked
+ *       for file-group conflicts with other writers. A commit that fails, or conflicts, fails the
+ *       job ({@code context.failJob}); it is never dropped.
  *   <li><b>Recover</b> (at start, after {@code resetToCheckpoint(c)}, or after {@code subtaskReset(c)}):
  *       results of checkpoints ≤ c, from the coordinator's state and from the writers' restored
  *       state, are committed instant by instant (skipping completed ones); then every other pending
@@ -89,12 +92,13 @@ import org.slf4j.LoggerFactory;
 final class WriteCoordinator implements OperatorCoordinator, CoordinationRequestHandler {
   private static final Logger LOG = LoggerFactory.getLogger(WriteCoordinator.class);
 
-  /** extraMetadata keys of every commit. */
+  /** extraMetadata keys of every commit: the Flink job id, and the committer's identifier and writer id keys. */
   static final String JOB_ID_KEY = "riverbed.flink.job.id";
-  static final String CHECKPOINT_ID_KEY = "riverbed.flink.checkpoint.id";
-  static final String WRITER_ID_KEY = "riverbed.flink.writer.id";
+  static final String CHECKPOINT_ID_KEY = TableCommitter.IDENTIFIER_KEY;
+  static final String WRITER_ID_KEY = TableCommitter.WRITER_ID_KEY;
 
-  private static final int STATE_VERSION = 1;
+  /** 2: results in {@link WriteResult}'s second byte form; state of version 1 is still read. */
+  private static final int STATE_VERSION = 2;
 
   private final Context context;
   private final FlinkWriteOptions options;
@@ -127,13 +131,15 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
   private ScheduledExecutorService leaseRenewal;
   /** Writer subtasks whose input ended and whose last commit is done. */
   private final Set<Integer> finishedSubtasks = new HashSet<>();
-  /** The Kafka offsets the table has consumed, carried into every commit; null until read from the timeline. */
-  private Optional<KafkaOffsets> kafkaOffsets;
+  /** Commits for this writer lineage; made at each recovery (the lineage may change with a restore). */
+  private TableCommitter committer;
 
   private record CommitWaiter(int subtask, long checkpointId, CompletableFuture<CoordinationResponse> response) {}
   private volatile boolean failed;
-  /** Hive Metastore sync after commits ({@code hive_sync.*}), if enabled. */
-  private final java.util.Optional<FlinkHiveSync> hiveSync;
+  /** Hive Metastore sync after commits ({@code hive_sync.*}), if enabled: a post-commit action of the committer. */
+  private final Optional<HiveSyncAction> hiveSync;
+  /** Schedules compactions ({@code compaction.async.enabled}, MERGE_ON_READ). */
+  private final CompactionTrigger compactionTrigger;
 
   WriteCoordinator(Context context, FlinkWriteOptions options, String schemaJson) {
     this.context = context;
@@ -142,6 +148,8 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
     this.schemaJson = schemaJson;
     this.operationType = options.operation().commitType();
     this.parallelism = context.currentParallelism();
+    this.compactionTrigger = CompactionTrigger.of(CompactionOptions.fromMap(options.raw()),
+        options.compactionDeltaCommits(), this::sendCompaction);
   }
 
   @Override
@@ -246,7 +254,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
     if (newest != null && newest.getValue() >= epoch) {
       instant = newest.getKey();
     } else {
-      instant = WriteTransaction.start(table, operationType).instantTime();
+      instant = committer.begin();
       openInstants.put(instant, epoch);
       LOG.info("Opened instant {} for epoch {} of table {}", instant, epoch, table.basePath());
     }
@@ -323,7 +331,6 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
 
   /** Commits, oldest first, the instants checkpoint {@code checkpointId} covers. */
   private void commitUpTo(long checkpointId) {
-    boolean committed = false;
     TreeMap<String, List<WriteResult>> covered = new TreeMap<>();
     openInstants.forEach((instant, epoch) -> {
       if (epoch < checkpointId) {
@@ -344,14 +351,11 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
       if (!missing.isEmpty()) {
         LOG.warn("Instant {} of table {}: writer subtasks {} have not reported yet at checkpoint {}; committing later",
             instant, table.basePath(), missing, checkpointId);
-        syncToHiveIf(committed);
         return;
       }
       commit(instant, entry.getValue(), checkpointId);
-      committed = true;
     }
     committedThrough = Math.max(committedThrough, checkpointId);
-    syncToHiveIf(committed);
     scheduleCompactionIfDue();
     // after the post-commit actions: a writer waiting at end of input finishes the job once answered
     answerCommitWaiters();
@@ -412,51 +416,23 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
     }
   }
 
-  /** After commits, the Hive Metastore sync when {@code hive_sync.enabled} (its failures are logged, not thrown). */
-  private void syncToHiveIf(boolean committed) {
-    if (committed) {
-      hiveSync.ifPresent(sync -> sync.afterCommit(table));
-    }
+  /** The committer of this writer lineage, with the lease check, the fault point and the post-commit actions. */
+  private TableCommitter newCommitter() {
+    TableCommitter c = TableCommitter.of(table, writerId).operationType(operationType).schema(schema)
+        .beforeCommit(() -> {
+          if (lease != null) {
+            lease.checkHeld();
+          }
+        })
+        .afterCommitPoint(() -> FaultInjection.check(FaultInjection.COORDINATOR_DURING_COMMIT));
+    hiveSync.ifPresent(c::postCommit);
+    return c;
   }
 
+  /** Commits {@code instant} with {@code reports} under {@code checkpointId} (a no-op if it is committed already). */
   private void commit(String instant, List<WriteResult> reports, long checkpointId) {
-    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
-    var states = store.statesOf(instant);
-    boolean completed = states.stream().anyMatch(Instant::isCompleted);
-    if (completed) {
-      LOG.info("Instant {} of table {} is committed already (checkpoint {}); skipping", instant, table.basePath(),
-          checkpointId);
-    } else {
-      if (states.isEmpty()) {
-        throw new TableException("instant " + instant + " of table " + table.basePath() + " is covered by checkpoint "
-            + checkpointId + " but is neither pending nor completed on the timeline: its writes are lost");
-      }
-      if (lease != null) {
-        lease.checkHeld();
-      }
-      WriteTransaction tx = WriteTransaction.resume(table, instant, operationType);
-      List<WriteStat> stats = new ArrayList<>();
-      long stale = 0;
-      if (kafkaOffsets == null) {
-        kafkaOffsets = KafkaOffsets.latestCommitted(store, store.load());
-      }
-      for (WriteResult r : reports) {
-        stats.addAll(r.stats());
-        stale += r.staleRecords();
-        r.kafkaOffsets().ifPresent(o -> kafkaOffsets = Optional.of(kafkaOffsets.map(k -> k.overlaidWith(o)).orElse(o)));
-      }
-      tx.addWriteStats(stats);
-      Map<String, String> extra = new LinkedHashMap<>();
-      extra.put(JOB_ID_KEY, flinkJobId);
-      extra.put(CHECKPOINT_ID_KEY, Long.toString(checkpointId));
-      extra.put(WRITER_ID_KEY, writerId);
-      if (stale > 0) {
-        extra.put(WriteResult.STALE_RECORDS_KEY, Long.toString(stale));
-      }
-      kafkaOffsets.ifPresent(o -> extra.put(KafkaOffsets.KEY, o.format()));
-      tx.commit(schema, extra);
-      FaultInjection.check(FaultInjection.COORDINATOR_DURING_COMMIT);
-    }
+    committer.commit(new Committable(checkpointId, instant, reports.stream().map(WriteResult::message).toList(),
+        Map.of(JOB_ID_KEY, flinkJobId)));
     openInstants.remove(instant);
     requesters.remove(instant);
     results.values().removeIf(r -> r.instant().equals(instant));
@@ -465,21 +441,24 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
   /** Commits what the restored checkpoint covers, rolls back every other pending write, then serves requests. */
   private void recover() {
     acquireLease();
+    committer = newCommitter();
     long c = restoredCheckpoint;
     results.values().removeIf(r -> c == NO_CHECKPOINT || r.checkpointId() > c);
     TreeMap<String, List<WriteResult>> byInstant = new TreeMap<>();
     results.values().forEach(r -> byInstant.computeIfAbsent(r.instant(), i -> new ArrayList<>()).add(r));
-    for (var entry : byInstant.entrySet()) {
-      commit(entry.getKey(), entry.getValue(), c);
-    }
+    List<Committable> covered = new ArrayList<>();
+    byInstant.forEach((instant, reports) -> covered.add(new Committable(c, instant,
+        reports.stream().map(WriteResult::message).toList(), Map.of(JOB_ID_KEY, flinkJobId))));
+    List<Committable> uncommitted = committer.filterCommitted(covered);
+    uncommitted.forEach(committer::commit);
     var rolledBack = Rollback.rollbackFailedWrites(table);
     openInstants.clear();
     requesters.clear();
     results.clear();
     recovering = false;
     committedThrough = Math.max(committedThrough, c);
-    LOG.info("Recovered table {} at checkpoint {}: {} instants committed, {} rolled back", table.basePath(), c,
-        byInstant.size(), rolledBack.size());
+    LOG.info("Recovered table {} at checkpoint {}: {} instants committed, {} committed already, {} rolled back",
+        table.basePath(), c, uncommitted.size(), covered.size() - uncommitted.size(), rolledBack.size());
     sendPendingCompactions();
     List<Runnable> answers = new ArrayList<>(deferred);
     deferred.clear();
@@ -492,7 +471,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
     if (!options.compactionEnabled() || !openInstants.isEmpty()) {
       return;
     }
-    FlinkCompaction.scheduleIfDue(table, options).ifPresent(this::sendCompaction);
+    compactionTrigger.scheduleIfDue(table).ifPresent(this::sendCompaction);
   }
 
   private void sendPendingCompactions() {
@@ -543,9 +522,9 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
     }
     try (var in = new DataInputStream(new ByteArrayInputStream(state))) {
       int version = in.readInt();
-      if (version != STATE_VERSION) {
+      if (version != STATE_VERSION && version != 1) {
         throw new TableException("write coordinator state version " + version + " of " + options.path()
-            + " is not supported (expected " + STATE_VERSION + ")");
+            + " is not supported (expected 1 or " + STATE_VERSION + ")");
       }
       writerId = in.readUTF();
       flinkJobId = in.readUTF();

@@ -2,8 +2,9 @@ package io.riverbed.flink;
 
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.KafkaOffsets;
-import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.timeline.WriteStat;
+import io.riverbed.format.write.commit.CommitMessage;
+import io.riverbed.format.write.commit.TableCommitter;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
@@ -12,59 +13,66 @@ import java.io.IOException;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
- * What one writer subtask wrote for one instant between two of its checkpoints: the stats of its
- * files (Hudi's commit-metadata JSON, so the bytes are the format's own), tagged with the checkpoint
- * that carried them. Immutable; travels in operator events and in checkpointed state.
+ * What one writer subtask wrote for one instant between two of its checkpoints: the core's
+ * {@link CommitMessage}, tagged with the checkpoint that carried it. Immutable; travels in operator
+ * events and in checkpointed state.
  *
- * @param subtask the writer subtask that wrote the files
- * @param checkpointId the checkpoint whose snapshot flushed and reported them
- * @param instant the instant the files belong to
- * @param statsJson {@code HoodieCommitMetadata} JSON holding the write stats, and in its
- *     extraMetadata the number of changes dropped as stale ({@value #STALE_RECORDS_KEY}) when not 0
- *     and the Kafka offsets consumed up to the checkpoint ({@link KafkaOffsets#KEY}) when known
+ * @param checkpointId the checkpoint whose snapshot flushed and reported the files
+ * @param message the subtask's commit message (stats, stale records, Kafka offsets) for the instant
  */
-public record WriteResult(int subtask, long checkpointId, String instant, byte[] statsJson) implements Serializable {
-  private static final long serialVersionUID = 1L;
+public record WriteResult(long checkpointId, CommitMessage message) implements Serializable {
+  private static final long serialVersionUID = 2L;
 
   /** extraMetadata key of a commit: changes dropped because their key's stored write or delete was newer. */
-  static final String STALE_RECORDS_KEY = "riverbed.write.stale.records";
+  static final String STALE_RECORDS_KEY = TableCommitter.STALE_RECORDS_KEY;
+
+  /**
+   * The first {@code int} of the current byte form. The first form began with the subtask index
+   * (never negative), so both stay readable from older checkpoints.
+   */
+  private static final int FORMAT_2 = -2;
+
+  public WriteResult {
+    Objects.requireNonNull(message, "message");
+  }
 
   static WriteResult of(int subtask, long checkpointId, String instant, List<WriteStat> stats, long staleRecords,
       KafkaOffsets kafkaOffsets) {
-    var metadata = CommitMetadata.builder(WriteOperationType.UNKNOWN).addWriteStats(stats);
-    if (staleRecords != 0) {
-      metadata.extraMetadata(STALE_RECORDS_KEY, Long.toString(staleRecords));
-    }
-    if (kafkaOffsets != null) {
-      metadata.extraMetadata(KafkaOffsets.KEY, kafkaOffsets.format());
-    }
-    return new WriteResult(subtask, checkpointId, instant, metadata.build().toJsonBytes());
+    return new WriteResult(checkpointId,
+        new CommitMessage(subtask, instant, stats, staleRecords, Optional.ofNullable(kafkaOffsets)));
+  }
+
+  /** The writer subtask that wrote the files. */
+  public int subtask() {
+    return message.taskId();
+  }
+
+  /** The instant the files belong to. */
+  public String instant() {
+    return message.instantTime();
   }
 
   public List<WriteStat> stats() {
-    return metadata().writeStats();
+    return message.writeStats();
   }
 
   /** Changes this subtask dropped as stale in the epoch of this result. */
   public long staleRecords() {
-    return Long.parseLong(metadata().extraMetadata().getOrDefault(STALE_RECORDS_KEY, "0"));
+    return message.staleRecords();
   }
 
   /** The Kafka offsets consumed up to this result's checkpoint, if this subtask received them. */
-  public java.util.Optional<KafkaOffsets> kafkaOffsets() {
-    return java.util.Optional.ofNullable(metadata().extraMetadata().get(KafkaOffsets.KEY)).map(KafkaOffsets::parse);
-  }
-
-  private CommitMetadata metadata() {
-    return CommitMetadata.fromJson(statsJson, "write result of subtask " + subtask + " for instant " + instant
-        + " at checkpoint " + checkpointId);
+  public Optional<KafkaOffsets> kafkaOffsets() {
+    return message.kafkaOffsets();
   }
 
   /** The identity of a result: a subtask reports once per checkpoint and instant. */
   String id() {
-    return instant + "/" + subtask + "/" + checkpointId;
+    return instant() + "/" + subtask() + "/" + checkpointId;
   }
 
   byte[] toBytes() {
@@ -77,21 +85,37 @@ public record WriteResult(int subtask, long checkpointId, String instant, byte[]
     return bytes.toByteArray();
   }
 
+  /** {@code int} -2, {@code long} checkpoint id, {@code int} length and the {@link CommitMessage#toBytes()} bytes. */
   void write(DataOutputStream out) throws IOException {
-    out.writeInt(subtask);
+    byte[] bytes = message.toBytes();
+    out.writeInt(FORMAT_2);
     out.writeLong(checkpointId);
-    out.writeUTF(instant);
-    out.writeInt(statsJson.length);
-    out.write(statsJson);
+    out.writeInt(bytes.length);
+    out.write(bytes);
   }
 
+  /** Reads {@link #write}'s form, or the first form (subtask, checkpoint, instant, commit-metadata JSON). */
   static WriteResult read(DataInputStream in) throws IOException {
-    int subtask = in.readInt();
+    int first = in.readInt();
+    if (first == FORMAT_2) {
+      long checkpointId = in.readLong();
+      byte[] bytes = new byte[in.readInt()];
+      in.readFully(bytes);
+      return new WriteResult(checkpointId, CommitMessage.fromBytes(bytes));
+    }
+    if (first < 0) {
+      throw new IOException("unknown write result format " + first);
+    }
     long checkpointId = in.readLong();
     String instant = in.readUTF();
     byte[] json = new byte[in.readInt()];
     in.readFully(json);
-    return new WriteResult(subtask, checkpointId, instant, json);
+    CommitMetadata metadata = CommitMetadata.fromJson(json, "write result of subtask " + first + " for instant "
+        + instant + " at checkpoint " + checkpointId);
+    var extra = metadata.extraMetadata();
+    return of(first, checkpointId, instant, metadata.writeStats(),
+        Long.parseLong(extra.getOrDefault(STALE_RECORDS_KEY, "0")),
+        Optional.ofNullable(extra.get(KafkaOffsets.KEY)).map(KafkaOffsets::parse).orElse(null));
   }
 
   static WriteResult fromBytes(byte[] bytes) {

@@ -3,9 +3,18 @@ package io.riverbed.hive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.riverbed.format.file.FileGroupId;
+import io.riverbed.format.file.FileNames;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.timeline.TimelineStore;
+import io.riverbed.format.timeline.WriteStat;
+import io.riverbed.format.write.CreateHandle;
+import io.riverbed.format.write.RecordKeyer;
+import io.riverbed.format.write.WriteTaskContext;
+import io.riverbed.format.write.commit.CommitMessage;
+import io.riverbed.format.write.commit.Committable;
+import io.riverbed.format.write.commit.TableCommitter;
 import io.riverbed.hive.testing.MetastoreExtension;
 import io.riverbed.hive.testing.MetastoreServer;
 import io.riverbed.hive.testing.TestTables;
@@ -68,6 +77,28 @@ class HiveSyncTest {
       result.put(p.getValues(), p.getSd().getLocation());
     }
     return result;
+  }
+
+  @Test
+  void asTheCommittersPostCommitActionItSyncsAfterEachCommit() throws Exception {
+    Table table = TestTables.create(dir.resolve("committed_trips"), "committed_trips", TableType.COPY_ON_WRITE,
+        List.of("region"), false);
+    Map<String, String> options = Map.of(HiveSyncOptions.BASE_PATH, table.basePath().toString(),
+        HiveSyncOptions.METASTORE_URIS, metastore.uri());
+    TableCommitter committer = TableCommitter.of(table, "writer-1").schema(TestTables.TRIP)
+        .postCommit(HiveSyncAction.of(HiveSyncOptions.fromMap(options)));
+    RecordKeyer keyer = RecordKeyer.forTable(table.config());
+    for (String id : List.of("a", "b")) {
+      String instant = committer.begin();
+      WriteTaskContext context = WriteTaskContext.single(table, instant, TestTables.TRIP);
+      WriteStat stat = CreateHandle.of(context, new FileGroupId("eu", FileNames.newFileId()))
+          .write(List.of(keyer.toWriteRecord(TestTables.trip(TestTables.TRIP, id, 1, "eu", "paris")))).orElseThrow();
+      committer.commit(Committable.of(1, instant, List.of(CommitMessage.of(0, instant, List.of(stat)))));
+
+      assertThat(hms.getTable("default", "committed_trips").getParameters())
+          .containsEntry("last_commit_time_sync", instant);
+    }
+    assertThat(partitions("default", "committed_trips")).containsOnlyKeys(List.of("eu"));
   }
 
   @Test

@@ -8,7 +8,9 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -52,6 +54,25 @@ public final class TimelineStore {
       return Timeline.fromInstants(found);
     } catch (FileNotFoundException e) {
       throw new TableException("timeline folder " + metaPath + " does not exist", e);
+    } catch (IOException e) {
+      throw new TableException("cannot list timeline folder " + metaPath, e);
+    }
+  }
+
+  /**
+   * The modification time of every state file of the active timeline (milliseconds, as the file
+   * system reports it): Hudi's state transition time of a layout-1 timeline, which has no
+   * completion times in its file names.
+   */
+  public Map<Instant, Long> modificationTimes() {
+    try {
+      Map<Instant, Long> times = new HashMap<>();
+      for (FileStatus status : fs.listStatus(metaPath)) {
+        if (status.isFile()) {
+          Instant.parseFileName(status.getPath().getName()).ifPresent(i -> times.put(i, status.getModificationTime()));
+        }
+      }
+      return times;
     } catch (IOException e) {
       throw new TableException("cannot list timeline folder " + metaPath, e);
     }

@@ -12,6 +12,8 @@
  *       {@link io.riverbed.format.write.CreateHandle} (new base file),
  *       {@link io.riverbed.format.write.MergeHandle} (COW merge), with new keys placed by
  *       {@link io.riverbed.format.write.InsertAssigner}.
+ *   <li>Committing what tasks wrote: {@link io.riverbed.format.write.commit.TableCommitter} in
+ *       {@code write.commit} (idempotent commits, conflict check, post-commit actions).
  *   <li>Undo: {@link io.riverbed.format.write.Rollback}, including
  *       {@link io.riverbed.format.write.Rollback#rollbackFailedWrites}.
  * </ul>

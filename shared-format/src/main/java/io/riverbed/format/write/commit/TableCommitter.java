@@ -1,0 +1,266 @@
+package io.riverbed.format.write.commit;
+
+import io.riverbed.format.TableException;
+import io.riverbed.format.file.FileGroupId;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.timeline.CommitMetadata;
+import io.riverbed.format.timeline.Instant;
+import io.riverbed.format.timeline.KafkaOffsets;
+import io.riverbed.format.timeline.State;
+import io.riverbed.format.timeline.Timeline;
+import io.riverbed.format.timeline.TimelineStore;
+import io.riverbed.format.timeline.WriteOperationType;
+import io.riverbed.format.timeline.WriteStat;
+import io.riverbed.format.write.WriteTransaction;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
+import org.apache.avro.Schema;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits what a writer's tasks wrote, one {@link Committable} (one instant) at a time, for one
+ * writer (a writer id that survives the writer's restarts, e.g. a Flink job's lineage). The one
+ * place an engine turns {@link CommitMessage}s into a completed instant:
+ *
+ * <ul>
+ *   <li><b>Idempotent.</b> A committable whose instant is completed already is a no-op (no second
+ *       commit, no post-commit actions), so a writer that restarts may hand the same commits in
+ *       again. Each commit records the writer id ({@value #WRITER_ID_KEY}) and the commit
+ *       identifier ({@value #IDENTIFIER_KEY}) in its extraMetadata; {@link #filterCommitted} and
+ *       {@link #committedIdentifiers} answer what is committed already (recovery).
+ *   <li><b>Conflict-checked.</b> Before the commit point, the file groups the messages wrote are
+ *       checked against what other writers committed, or compactions planned, while the instant
+ *       was in flight ({@link FileGroupConflicts}: Hudi's optimistic concurrency rules). A conflict
+ *       throws {@link io.riverbed.format.CommitConflictException} naming the file group and the
+ *       other instant, and <em>leaves the instant pending</em> (inflight, invisible to readers), as
+ *       Hudi does: the writer's recovery rolls it back ({@link io.riverbed.format.write.Rollback#rollbackFailedWrites}).
+ *       The check and the commit are not one atomic step across writers (there is no lock
+ *       provider): two writers that commit in the same moment can both pass it. The table's
+ *       {@link io.riverbed.format.write.WriterLease} remains what keeps a second Riverbed job out.
+ *   <li><b>Metadata the tasks contribute</b>: their stale-record counts are summed into
+ *       {@value #STALE_RECORDS_KEY}; their Kafka offsets are laid over the newest committed ones
+ *       (partitions without news keep theirs) into {@link KafkaOffsets#KEY}.
+ *   <li><b>Post-commit actions</b> ({@link PostCommitAction}) run once after each commit it makes;
+ *       their failures are logged and never undo the commit.
+ * </ul>
+ *
+ * <p>Configure with the setters, then use from one thread. Constructing does no I/O.
+ */
+public final class TableCommitter {
+  private static final Logger LOG = LoggerFactory.getLogger(TableCommitter.class);
+
+  /**
+   * extraMetadata key of a commit: the id of the writer that made it. The name is the Flink
+   * writer's, which wrote it first; it is on disk in existing tables.
+   */
+  public static final String WRITER_ID_KEY = "riverbed.flink.writer.id";
+  /**
+   * extraMetadata key of a commit: the writer's commit identifier (Flink: the checkpoint whose
+   * completion, or restore, committed the instant). Named by the Flink writer, which wrote it first.
+   */
+  public static final String IDENTIFIER_KEY = "riverbed.flink.checkpoint.id";
+  /** extraMetadata key of a commit: changes dropped because their key's stored write or delete was newer. */
+  public static final String STALE_RECORDS_KEY = "riverbed.write.stale.records";
+
+  private static final Set<String> OWN_KEYS =
+      Set.of(WRITER_ID_KEY, IDENTIFIER_KEY, STALE_RECORDS_KEY, KafkaOffsets.KEY, CommitMetadata.SCHEMA_KEY);
+
+  private final Table table;
+  private final String writerId;
+  private final TimelineStore store;
+  private WriteOperationType operationType = WriteOperationType.UPSERT;
+  private Schema schema;
+  private final List<PostCommitAction> actions = new ArrayList<>();
+  private Runnable beforeCommit = () -> {};
+  private Runnable afterCommitPoint = () -> {};
+  /** The newest committed Kafka offsets; null until read from the timeline. */
+  private Optional<KafkaOffsets> committedOffsets;
+
+  private TableCommitter(Table table, String writerId) {
+    this.table = Objects.requireNonNull(table, "table");
+    this.writerId = Objects.requireNonNull(writerId, "writerId");
+    if (writerId.isEmpty()) {
+      throw new IllegalArgumentException("empty writer id");
+    }
+    this.store = TimelineStore.at(table.fs(), table.metaPath());
+  }
+
+  /** A committer of {@code writerId}'s commits to {@code table}; set its schema before committing. */
+  public static TableCommitter of(Table table, String writerId) {
+    return new TableCommitter(table, writerId);
+  }
+
+  /** The write operation of the instants this writer opens and commits; default {@code UPSERT}. */
+  public TableCommitter operationType(WriteOperationType type) {
+    this.operationType = Objects.requireNonNull(type);
+    return this;
+  }
+
+  /** The table schema (meta fields are removed) recorded in each commit. Required. */
+  public TableCommitter schema(Schema tableSchema) {
+    this.schema = Objects.requireNonNull(tableSchema);
+    return this;
+  }
+
+  /** Adds an action run after each commit this committer makes, after those added before. */
+  public TableCommitter postCommit(PostCommitAction action) {
+    actions.add(Objects.requireNonNull(action));
+    return this;
+  }
+
+  /**
+   * A check run before each commit that is not a no-op (e.g. that the writer still holds the
+   * table's {@link io.riverbed.format.write.WriterLease}); its exception aborts the commit.
+   */
+  public TableCommitter beforeCommit(Runnable check) {
+    this.beforeCommit = Objects.requireNonNull(check);
+    return this;
+  }
+
+  /**
+   * Runs right after the completed instant is written, before the post-commit actions; its
+   * exception propagates (the commit stands). For fault injection at that point.
+   */
+  public TableCommitter afterCommitPoint(Runnable hook) {
+    this.afterCommitPoint = Objects.requireNonNull(hook);
+    return this;
+  }
+
+  public Table table() {
+    return table;
+  }
+
+  public String writerId() {
+    return writerId;
+  }
+
+  /** Opens a new instant ({@link WriteTransaction#start}) for this writer's tasks to write into; its time. */
+  public String begin() {
+    return WriteTransaction.start(table, operationType).instantTime();
+  }
+
+  /**
+   * Commits {@code committable} as its instant: conflict check, completed instant with the
+   * messages' stats and this writer's metadata, then the post-commit actions.
+   *
+   * @return the metadata written, or empty if the instant was committed already (a no-op)
+   * @throws io.riverbed.format.CommitConflictException if a concurrent writer touched a file group
+   *     the messages wrote (the instant stays pending)
+   * @throws TableException if the instant is neither pending nor completed (rolled back: its writes
+   *     are lost), or the commit fails
+   */
+  public Optional<CommitMetadata> commit(Committable committable) {
+    if (schema == null) {
+      throw new IllegalStateException("no schema set for the committer of table " + table.basePath());
+    }
+    String time = committable.instantTime();
+    // one listing: the timeline and the modification times the conflict check reads
+    Map<Instant, Long> modified = store.modificationTimes();
+    Timeline timeline = Timeline.fromInstants(modified.keySet());
+    Optional<Instant> instant = timeline.writeTimeline().find(time);
+    if (instant.filter(Instant::isCompleted).isPresent()) {
+      LOG.info("Instant {} of table {} is committed already (commit identifier {} of writer {}); skipping", time,
+          table.basePath(), committable.identifier(), writerId);
+      return Optional.empty();
+    }
+    if (instant.isEmpty() || !timeline.commitsTimeline().containsTime(time)) {
+      throw new TableException("instant " + time + " of table " + table.basePath() + " (commit identifier "
+          + committable.identifier() + " of writer " + writerId + ") is neither a pending nor a completed write on "
+          + "the timeline: its writes are lost");
+    }
+    beforeCommit.run();
+
+    List<WriteStat> stats = new ArrayList<>();
+    Set<FileGroupId> touched = new LinkedHashSet<>();
+    long stale = 0;
+    Optional<KafkaOffsets> offsets = committedOffsets(timeline);
+    for (CommitMessage m : committable.messages()) {
+      stats.addAll(m.writeStats());
+      m.writeStats().forEach(s -> touched.add(new FileGroupId(s.partitionPath(), s.fileId())));
+      stale += m.staleRecords();
+      if (m.kafkaOffsets().isPresent()) {
+        KafkaOffsets news = m.kafkaOffsets().get();
+        offsets = Optional.of(offsets.map(o -> o.overlaidWith(news)).orElse(news));
+      }
+    }
+    FileGroupConflicts.check(table, store, modified, instant.get(), writerId, touched);
+
+    Map<String, String> extra = new LinkedHashMap<>();
+    committable.extraMetadata().forEach((k, v) -> {
+      if (OWN_KEYS.contains(k)) {
+        throw new IllegalArgumentException("extraMetadata key " + k + " of commit " + time + " is the committer's own");
+      }
+      extra.put(k, v);
+    });
+    extra.put(IDENTIFIER_KEY, Long.toString(committable.identifier()));
+    extra.put(WRITER_ID_KEY, writerId);
+    if (stale > 0) {
+      extra.put(STALE_RECORDS_KEY, Long.toString(stale));
+    }
+    offsets.ifPresent(o -> extra.put(KafkaOffsets.KEY, o.format()));
+
+    WriteTransaction tx = WriteTransaction.resume(table, time, operationType);
+    tx.addWriteStats(stats);
+    CommitMetadata metadata = tx.commit(schema, extra);
+    committedOffsets = offsets;
+    afterCommitPoint.run();
+    runPostCommitActions(instant.get().withState(State.COMPLETED), metadata);
+    return Optional.of(metadata);
+  }
+
+  /** Those of {@code committables} whose instant is not completed yet, in the given order. */
+  public List<Committable> filterCommitted(Collection<Committable> committables) {
+    Set<String> completed = new LinkedHashSet<>(store.load().commitsTimeline().completed().times());
+    return committables.stream().filter(c -> !completed.contains(c.instantTime())).toList();
+  }
+
+  /**
+   * The commit identifiers of {@code writer}'s completed commits on the active timeline. Reads the
+   * metadata of every completed commit: for recovery, not for each commit.
+   */
+  public SortedSet<Long> committedIdentifiers(String writer) {
+    SortedSet<Long> identifiers = new TreeSet<>();
+    for (Instant done : store.load().commitsTimeline().completed().instants()) {
+      Map<String, String> extra = CommitMetadata.fromJson(store.read(done), store.pathOf(done).toString())
+          .extraMetadata();
+      String id = extra.get(IDENTIFIER_KEY);
+      if (writer.equals(extra.get(WRITER_ID_KEY)) && id != null) {
+        try {
+          identifiers.add(Long.parseLong(id));
+        } catch (NumberFormatException e) {
+          throw new TableException("commit " + done + " of table " + table.basePath() + " has " + IDENTIFIER_KEY
+              + " '" + id + "', not a number", e);
+        }
+      }
+    }
+    return identifiers;
+  }
+
+  private Optional<KafkaOffsets> committedOffsets(Timeline timeline) {
+    if (committedOffsets == null) {
+      committedOffsets = KafkaOffsets.latestCommitted(store, timeline);
+    }
+    return committedOffsets;
+  }
+
+  private void runPostCommitActions(Instant committed, CommitMetadata metadata) {
+    for (PostCommitAction action : actions) {
+      try {
+        action.afterCommit(table, committed, metadata);
+      } catch (RuntimeException e) {
+        LOG.warn("Post-commit action {} after {} on table {} failed; the commit stands", action, committed,
+            table.basePath(), e);
+      }
+    }
+  }
+}
