@@ -13,6 +13,7 @@ import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.format.timeline.WriteStat;
 import io.riverbed.format.TableException;
 import io.riverbed.format.write.AppendHandle;
+import io.riverbed.format.write.BucketIndex;
 import io.riverbed.format.write.CreateHandle;
 import io.riverbed.format.write.MergeHandle;
 import io.riverbed.format.write.StoredKeyVersions;
