@@ -17,7 +17,7 @@ import io.riverbed.format.write.BatchPrecombiner;
 import io.riverbed.format.write.CompactionRunner;
 import io.riverbed.format.write.CompactionScheduler;
 import io.riverbed.format.write.CreateHandle;
-import io.riverbed.format.write.InsertAssigner;
+import io.riverbed.format.write.FileGroupPacker;
 import io.riverbed.format.write.MergeHandle;
 import io.riverbed.format.write.RecordKeyer;
 import io.riverbed.format.write.Rollback;
@@ -106,10 +106,14 @@ public final class RiverbedScenarioWriter {
     WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.BULK_INSERT);
     WriteTaskContext ctx = WriteTaskContext.single(table, txn.instantTime(), schema);
     List<WriteRecord> records = BatchPrecombiner.precombine(trips.stream().map(this::toWriteRecord).toList());
-    for (InsertAssigner.Assignment a : InsertAssigner.of(view(), TableType.COPY_ON_WRITE, options).assign(records)) {
-      CreateHandle.of(ctx, a.fileGroupId()).write(a.records()).ifPresent(txn::addWriteStat);
-      a.records().forEach(r -> index.put(r.recordKey(), a.fileGroupId()));
+    FileGroupPacker packer = FileGroupPacker.ofBaseFiles(() -> table, options, 0, 1);
+    Map<FileGroupId, List<WriteRecord>> byGroup = new LinkedHashMap<>();
+    for (WriteRecord r : records) {
+      FileGroupId id = new FileGroupId(r.partitionPath(), packer.assign(r.partitionPath()));
+      byGroup.computeIfAbsent(id, g -> new ArrayList<>()).add(r);
+      index.put(r.recordKey(), id);
     }
+    byGroup.forEach((id, group) -> CreateHandle.of(ctx, id).write(group).ifPresent(txn::addWriteStat));
     return finish(txn, "bulk_insert", () -> model.upsert(trips, txn.instantTime()));
   }
 
@@ -176,19 +180,18 @@ public final class RiverbedScenarioWriter {
     WriteTaskContext ctx = WriteTaskContext.single(table, txn.instantTime(), schema);
     FileSystemView view = view();
     Map<FileGroupId, List<WriteRecord>> byGroup = new LinkedHashMap<>();
-    List<WriteRecord> inserts = new ArrayList<>();
+    Map<FileGroupId, Boolean> newGroups = new HashMap<>();
+    FileGroupPacker packer = FileGroupPacker.of(() -> table, options, 0, 1);
     for (WriteRecord r : batch) {
       FileGroupId id = keyIndex.get(r.recordKey());
-      if (id != null) {
-        byGroup.computeIfAbsent(id, g -> new ArrayList<>()).add(r);
-      } else if (!r.isDelete()) {
-        inserts.add(r);
+      if (id == null && r.isDelete()) {
+        continue;
       }
-    }
-    Map<FileGroupId, Boolean> newGroups = new HashMap<>();
-    for (InsertAssigner.Assignment a : InsertAssigner.of(view, table.type(), options).assign(inserts)) {
-      byGroup.computeIfAbsent(a.fileGroupId(), g -> new ArrayList<>()).addAll(a.records());
-      newGroups.put(a.fileGroupId(), a.newFileGroup());
+      if (id == null) {
+        id = new FileGroupId(r.partitionPath(), packer.assign(r.partitionPath()));
+        newGroups.put(id, view.latestSliceForWrite(id).isEmpty());
+      }
+      byGroup.computeIfAbsent(id, g -> new ArrayList<>()).add(r);
     }
     byGroup.forEach((id, records) -> {
       Optional<WriteStat> stat;

@@ -11,7 +11,7 @@
  *       {@link io.riverbed.format.write.AppendHandle} (MOR log append),
  *       {@link io.riverbed.format.write.CreateHandle} (new base file),
  *       {@link io.riverbed.format.write.MergeHandle} (COW merge), with new keys placed by
- *       {@link io.riverbed.format.write.InsertAssigner}.
+ *       {@link io.riverbed.format.write.FileGroupPacker}.
  *   <li>Undo: {@link io.riverbed.format.write.Rollback}, including
  *       {@link io.riverbed.format.write.Rollback#rollbackFailedWrites}.
  * </ul>

@@ -14,7 +14,7 @@ import java.util.Map;
 
 /**
  * What an engine does with the primitives, single task: precombine, route known keys to their
- * file group (the "index" map), assign new keys with {@link InsertAssigner}, write each group with
+ * file group (the "index" map), assign new keys with {@link FileGroupPacker}, write each group with
  * the right handle. {@link #writeUncommitted} stops before the commit (a crashed writer).
  */
 final class TestWriter {
@@ -43,19 +43,18 @@ final class TestWriter {
     FileSystemView view = FileSystemViewLoader.load(table, WriteTestSupport.timeline(table));
     Map<FileGroupId, List<WriteRecord>> byGroup = new LinkedHashMap<>();
     Map<FileGroupId, Boolean> isNew = new HashMap<>();
-    List<WriteRecord> inserts = new ArrayList<>();
+    FileGroupPacker packer = FileGroupPacker.of(() -> table, options, 0, 1);
     for (WriteRecord r : BatchPrecombiner.precombine(batch)) {
       FileGroupId id = index.get(r.recordKey());
-      if (id != null) {
-        byGroup.computeIfAbsent(id, k -> new ArrayList<>()).add(r);
-      } else if (!r.isDelete()) {
-        inserts.add(r);
+      if (id == null && r.isDelete()) {
+        continue;
       }
-    }
-    for (InsertAssigner.Assignment a : InsertAssigner.of(view, table.type(), options).assign(inserts)) {
-      byGroup.computeIfAbsent(a.fileGroupId(), k -> new ArrayList<>()).addAll(a.records());
-      isNew.put(a.fileGroupId(), a.newFileGroup());
-      a.records().forEach(r -> index.put(r.recordKey(), a.fileGroupId()));
+      if (id == null) {
+        id = new FileGroupId(r.partitionPath(), packer.assign(r.partitionPath()));
+        isNew.put(id, view.latestSliceForWrite(id).isEmpty());
+        index.put(r.recordKey(), id);
+      }
+      byGroup.computeIfAbsent(id, k -> new ArrayList<>()).add(r);
     }
     byGroup.forEach((id, records) -> {
       if (table.type() == TableType.MERGE_ON_READ) {
