@@ -11,7 +11,7 @@ import java.util.Map;
  * flushed at once, with the rows of its group buffered before it. Rows stay in the engine's form (sized by the engine) until their group is flushed.
  */
 final class FileGroupBuffers<R> {
-  /** Writes the rows of one file group, in arrival order. */
+  /** Writes the rows of one file group, in arrival order; the list is the callee's (it may clear it). */
   @FunctionalInterface
   interface Flush<R> {
     void flush(String partition, String fileGroup, List<R> rows);
@@ -48,7 +48,9 @@ final class FileGroupBuffers<R> {
     if (bytes > limitBytes) {
       Buffer<R> pending = buffers.remove(key);
       if (pending == null) {
-        flush.flush(partition, fileGroup, List.of(row));
+        List<R> alone = new ArrayList<>(1);
+        alone.add(row);
+        flush.flush(partition, fileGroup, alone);
         return;
       }
       bufferedBytes -= pending.bytes;

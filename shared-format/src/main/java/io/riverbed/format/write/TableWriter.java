@@ -101,6 +101,7 @@ public final class TableWriter<R> {
     for (R row : rows) {
       records.add(converter.toWriteRecord(row, partition));
     }
+    rows.clear();
     if (instant == null) {
       instant = Objects.requireNonNull(instants.get(), "instant");
       files.startInstant(instant);
