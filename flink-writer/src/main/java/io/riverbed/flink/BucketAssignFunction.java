@@ -3,6 +3,7 @@ package io.riverbed.flink;
 import io.riverbed.format.record.OrderingValueCodec;
 import io.riverbed.format.record.OrderingValues;
 import io.riverbed.format.table.Table;
+import io.riverbed.format.write.FileGroupPacker;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueState;
@@ -76,7 +77,7 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
     legacyLocations = getRuntimeContext().getState(
         new ValueStateDescriptor<>("riverbed-index-location", Types.TUPLE(Types.STRING, Types.STRING)));
     var task = getRuntimeContext().getTaskInfo();
-    packer = new FileGroupPacker(this::tableIfExists, options.writeOptions(), task.getIndexOfThisSubtask(),
+    packer = FileGroupPacker.of(this::tableIfExists, options.writeOptions(), task.getIndexOfThisSubtask(),
         task.getNumberOfParallelSubtasks());
     staleDropped = getRuntimeContext().getMetricGroup().counter(STALE_METRIC);
   }

@@ -2,6 +2,7 @@ package io.riverbed.flink;
 
 import io.riverbed.format.file.FileGroupId;
 import io.riverbed.format.record.OrderingValueCodec;
+import io.riverbed.format.write.BucketIndex;
 import io.riverbed.format.write.StoredKeyVersions;
 import java.nio.ByteBuffer;
 import java.time.Duration;

@@ -1,18 +1,17 @@
 package io.riverbed.flink;
 
 import io.riverbed.format.TableException;
+import io.riverbed.format.query.ReadSettings;
 import io.riverbed.format.record.OrderingValues;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.KafkaOffsets;
-import io.riverbed.format.timeline.WriteStat;
 import io.riverbed.format.write.StoredKeyVersions;
+import io.riverbed.format.write.TableWriter;
 import io.riverbed.format.write.WriteOptions;
 import io.riverbed.format.write.WriteRecord;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
@@ -36,12 +35,12 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.SerializedValue;
 
 /**
- * The stream writer: keyed by file group, it buffers the binary envelope rows per file group in
- * bounded memory ({@code write.batch.size} per task; before a row would exceed it, the largest
- * buffer is flushed) and flushes every buffer in {@code snapshotState}. A flush converts the rows
- * to Avro records and writes one file with the core's handles: MERGE_ON_READ appends a log file
- * ({@link FileGroupFlusher}), COPY_ON_WRITE writes a new base file version. It then reports its
- * write stats to the {@link WriteCoordinator} (protocol there).
+ * The stream writer, a thin operator over the core's {@link TableWriter}: keyed by file group, it
+ * hands the binary envelope rows to the writer, which buffers them per file group in bounded memory
+ * ({@code write.batch.size} per task), converts a group's rows to Avro records when it writes them
+ * (here, {@link #toWriteRecord}) and writes every buffer in {@code snapshotState}
+ * ({@link TableWriter#prepareCommit}). The operator then reports the write stats to the
+ * {@link WriteCoordinator} (protocol there).
  *
  * <p>Exposes the gauges {@code riverbedBufferedBytes} and {@code riverbedMaxBufferedBytes} and the
  * accumulator {@value #MAX_BUFFERED_ACCUMULATOR} (the most bytes any buffer set ever held).
@@ -63,12 +62,9 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
   private transient long epoch;
   private transient String instant;
   private transient Table table;
-  private transient FileGroupFlusher flusher;
+  private transient TableWriter<BinaryRowData> writer;
   private transient RowDataToAvro converter;
   private transient RowDataSerializer envelopeSerializer;
-  private transient Map<String, Buffer> buffers;
-  private transient long bufferedBytes;
-  private transient long maxBufferedBytes;
   private transient LongMaximum maxBufferedAccumulator;
   private transient String orderingField;
   /** Changes the assigner dropped as stale since the last reported result (state index). */
@@ -78,19 +74,6 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
   private transient long finalCheckpoint;
   /** Kafka offsets received since the last reported result. */
   private transient KafkaOffsets kafkaOffsets;
-
-  /** The rows of one file group waiting to be written. */
-  private static final class Buffer {
-    final String partition;
-    final String fileGroup;
-    final List<BinaryRowData> rows = new ArrayList<>();
-    long bytes;
-
-    Buffer(String partition, String fileGroup) {
-      this.partition = partition;
-      this.fileGroup = fileGroup;
-    }
-  }
 
   StreamWriteOperator(FlinkWriteOptions options, RowType dataType, String schemaJson) {
     this.options = options;
@@ -122,21 +105,27 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
     Schema schema = new Schema.Parser().parse(schemaJson);
     converter = RowDataToAvro.of(dataType, schema);
     envelopeSerializer = new RowDataSerializer(WriteEnvelope.rowType(dataType));
-    buffers = new LinkedHashMap<>();
     finalCheckpoint = -1;
     orderingField = options.precombineField();
     table = FlinkTables.open(options);
     var task = getRuntimeContext().getTaskInfo();
     WriteOptions writeOptions = options.writeOptions();
-    var tombstones = options.indexType() == FlinkWriteOptions.IndexType.BUCKET && options.ordersAcrossCommits()
-        ? KeyedTombstones.of(getKeyedStateStore(), options.tombstoneRetention(), this::setCurrentKey)
-        : StoredKeyVersions.TombstoneStore.NONE;
-    flusher = new FileGroupFlusher(table, schema, writeOptions, options, task.getIndexOfThisSubtask(),
-        task.getNumberOfParallelSubtasks(), task.getAttemptNumber(), tombstones);
+    boolean bucketIndex = options.indexType() == FlinkWriteOptions.IndexType.BUCKET;
+    TableWriter.Builder<BinaryRowData> builder = TableWriter.<BinaryRowData>builder(table, schema, writeOptions)
+        .task(task.getIndexOfThisSubtask(), task.getNumberOfParallelSubtasks(), task.getAttemptNumber())
+        .routing(bucketIndex ? TableWriter.Routing.BUCKET : TableWriter.Routing.FILE_ID)
+        .bufferLimitBytes(options.batchSizeBytes())
+        .afterFileWritten(() -> FaultInjection.check(FaultInjection.WRITER_DURING_FLUSH));
+    if (bucketIndex && options.ordersAcrossCommits()) {
+      var tombstones = KeyedTombstones.of(getKeyedStateStore(), options.tombstoneRetention(), this::setCurrentKey);
+      builder.keyVersions(StoredKeyVersions.of(table, ReadSettings.fromOptions(options.raw()), tombstones,
+          options.tombstoneRetention()));
+    }
+    writer = builder.build(this::currentInstant, this::toWriteRecord);
     maxBufferedAccumulator = new LongMaximum();
     getRuntimeContext().addAccumulator(MAX_BUFFERED_ACCUMULATOR, maxBufferedAccumulator);
-    getMetricGroup().gauge("riverbedBufferedBytes", () -> bufferedBytes);
-    getMetricGroup().gauge("riverbedMaxBufferedBytes", () -> maxBufferedBytes);
+    getMetricGroup().gauge("riverbedBufferedBytes", () -> writer.bufferedBytes());
+    getMetricGroup().gauge("riverbedMaxBufferedBytes", () -> writer.maxBufferedBytes());
     eventGateway.sendEventToCoordinator(new WriteMessages.WriterStarted(
         getRuntimeContext().getJobInfo().getJobId().toString(), unconfirmed));
   }
@@ -156,59 +145,21 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
       return;
     }
     BinaryRowData binary = row instanceof BinaryRowData b ? b.copy() : envelopeSerializer.toBinaryRow(row).copy();
-    long size = binary.getSizeInBytes();
-    String partition = WriteEnvelope.partition(binary);
-    String fileGroup = WriteEnvelope.fileGroup(binary);
-    String bufferKey = partition + '\u0000' + fileGroup;
-    if (size > options.batchSizeBytes()) {
-      Buffer alone = new Buffer(partition, fileGroup);
-      alone.rows.add(binary);
-      flush(alone);
-      return;
-    }
-    while (bufferedBytes + size > options.batchSizeBytes()) {
-      flush(largestBuffer());
-    }
-    Buffer buffer = buffers.computeIfAbsent(bufferKey, k -> new Buffer(partition, fileGroup));
-    buffer.rows.add(binary);
-    buffer.bytes += size;
-    bufferedBytes += size;
-    if (bufferedBytes > maxBufferedBytes) {
-      maxBufferedBytes = bufferedBytes;
-      maxBufferedAccumulator.add(bufferedBytes);
-    }
+    writer.write(WriteEnvelope.partition(binary), WriteEnvelope.fileGroup(binary), binary, binary.getSizeInBytes());
+    maxBufferedAccumulator.add(writer.maxBufferedBytes());
   }
 
-  private Buffer largestBuffer() {
-    Buffer largest = null;
-    for (Buffer b : buffers.values()) {
-      if (largest == null || b.bytes > largest.bytes) {
-        largest = b;
-      }
+  private WriteRecord toWriteRecord(BinaryRowData row, String partition) {
+    String key = WriteEnvelope.key(row);
+    GenericRecord data = converter.convert(WriteEnvelope.data(row, dataType.getFieldCount()));
+    if (WriteEnvelope.op(row) == WriteEnvelope.DELETE) {
+      Comparable<?> ordering = orderingField == null || data.get(orderingField) == null ? null
+          : OrderingValues.ofLogRecord(data, orderingField, key);
+      return WriteRecord.delete(key, partition, ordering);
     }
-    return largest;
-  }
-
-  private void flush(Buffer buffer) {
-    buffers.remove(buffer.partition + '\u0000' + buffer.fileGroup);
-    bufferedBytes -= buffer.bytes;
-    int arity = dataType.getFieldCount();
-    List<WriteRecord> records = new ArrayList<>(buffer.rows.size());
-    for (BinaryRowData row : buffer.rows) {
-      String key = WriteEnvelope.key(row);
-      GenericRecord data = converter.convert(WriteEnvelope.data(row, arity));
-      if (WriteEnvelope.op(row) == WriteEnvelope.DELETE) {
-        Comparable<?> ordering = orderingField == null || data.get(orderingField) == null ? null
-            : OrderingValues.ofLogRecord(data, orderingField, key);
-        records.add(WriteRecord.delete(key, buffer.partition, ordering));
-      } else {
-        Comparable<?> ordering = orderingField == null ? OrderingValues.NATURAL_ORDER
-            : OrderingValues.ofLogRecord(data, orderingField, key);
-        records.add(WriteRecord.upsert(key, buffer.partition, data, ordering));
-      }
-    }
-    buffer.rows.clear();
-    flusher.write(currentInstant(), buffer.partition, buffer.fileGroup, records);
+    Comparable<?> ordering = orderingField == null ? OrderingValues.NATURAL_ORDER
+        : OrderingValues.ofLogRecord(data, orderingField, key);
+    return WriteRecord.upsert(key, partition, data, ordering);
   }
 
   /** The instant of the current epoch, asked of the coordinator on the epoch's first write. */
@@ -228,7 +179,6 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
         throw new TableException("cannot get the instant of epoch " + epoch + " of table " + options.path()
             + " from the write coordinator", e);
       }
-      flusher.startInstant(instant);
     }
     return instant;
   }
@@ -236,17 +186,14 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
-    while (!buffers.isEmpty()) {
-      flush(largestBuffer());
-    }
+    TableWriter.Prepared written = writer.prepareCommit();
     FaultInjection.check(FaultInjection.WRITER_AFTER_FLUSH_BEFORE_BARRIER);
     long checkpointId = context.getCheckpointId();
     if (instant != null) {
-      List<WriteStat> stats = flusher.finishInstant();
-      long stale = staleInEpoch + flusher.takeStaleCount();
+      long stale = staleInEpoch + written.staleRecords();
       staleInEpoch = 0;
       WriteResult result = WriteResult.of(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), checkpointId,
-          instant, stats, stale, kafkaOffsets);
+          instant, written.writeStats(), stale, kafkaOffsets);
       kafkaOffsets = null;
       unconfirmed.add(result);
       eventGateway.sendEventToCoordinator(new WriteMessages.Written(result));
@@ -301,6 +248,6 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
 
   /** Bytes buffered right now (for tests and the gauge). */
   long bufferedBytes() {
-    return bufferedBytes;
+    return writer.bufferedBytes();
   }
 }

@@ -5,6 +5,7 @@ import io.riverbed.format.record.KeyGenerator;
 import io.riverbed.format.record.MetaFields;
 import io.riverbed.format.record.OrderingValueCodec;
 import io.riverbed.format.record.OrderingValues;
+import io.riverbed.format.write.BucketIndex;
 import io.riverbed.format.write.RecordRateLimit;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.functions.OpenContext;

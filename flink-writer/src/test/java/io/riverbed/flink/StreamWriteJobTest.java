@@ -13,6 +13,7 @@ import io.riverbed.flink.WriterFixtures.Change;
 import io.riverbed.format.file.FileSystemViewLoader;
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.TimelineStore;
+import io.riverbed.format.write.BucketIndex;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,29 +1,21 @@
 package io.riverbed.it.riverbed;
 
 import io.riverbed.format.file.FileGroupId;
-import io.riverbed.format.file.FileSystemView;
-import io.riverbed.format.file.FileSystemViewLoader;
 import io.riverbed.format.record.PayloadMergeRule;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.table.TimelineTimezone;
+import io.riverbed.format.testing.IndexedWrites;
 import io.riverbed.format.timeline.RollbackMetadata;
 import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.format.timeline.WriteOperationType;
-import io.riverbed.format.timeline.WriteStat;
-import io.riverbed.format.write.AppendHandle;
-import io.riverbed.format.write.BatchPrecombiner;
 import io.riverbed.format.write.CompactionRunner;
 import io.riverbed.format.write.CompactionScheduler;
-import io.riverbed.format.write.CreateHandle;
-import io.riverbed.format.write.InsertAssigner;
-import io.riverbed.format.write.MergeHandle;
 import io.riverbed.format.write.RecordKeyer;
 import io.riverbed.format.write.Rollback;
 import io.riverbed.format.write.WriteOptions;
 import io.riverbed.format.write.WriteRecord;
-import io.riverbed.format.write.WriteTaskContext;
 import io.riverbed.format.write.WriteTransaction;
 import io.riverbed.it.oracle.TimelineInstant;
 import io.riverbed.it.scenario.ExpectedTable;
@@ -35,17 +27,15 @@ import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 
 /**
- * Writes a scenario table on a Hadoop file system with Riverbed's write primitives, the test playing
- * the index a Flink job keeps in state; keeps the expected model after each completed instant.
+ * Writes a scenario table on a Hadoop file system with Riverbed's core writer ({@link IndexedWrites}),
+ * the test playing the index a Flink job keeps in state; keeps the expected model after each completed instant.
  */
 public final class RiverbedScenarioWriter {
   private final Path path;
@@ -104,18 +94,13 @@ public final class RiverbedScenarioWriter {
   /** A first load into new base files (MOR included), as a bulk insert does. */
   public ScenarioTable.Commit bulkInsert(List<Trip> trips) {
     WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.BULK_INSERT);
-    WriteTaskContext ctx = WriteTaskContext.single(table, txn.instantTime(), schema);
-    List<WriteRecord> records = BatchPrecombiner.precombine(trips.stream().map(this::toWriteRecord).toList());
-    for (InsertAssigner.Assignment a : InsertAssigner.of(view(), TableType.COPY_ON_WRITE, options).assign(records)) {
-      CreateHandle.of(ctx, a.fileGroupId()).write(a.records()).ifPresent(txn::addWriteStat);
-      a.records().forEach(r -> index.put(r.recordKey(), a.fileGroupId()));
-    }
+    IndexedWrites.bulkInsert(txn, schema, options, trips.stream().map(this::toWriteRecord).toList(), index);
     return finish(txn, "bulk_insert", () -> model.upsert(trips, txn.instantTime()));
   }
 
   public ScenarioTable.Commit upsert(List<Trip> trips) {
     WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.UPSERT);
-    write(txn, BatchPrecombiner.precombine(trips.stream().map(this::toWriteRecord).toList()), index);
+    IndexedWrites.upsert(txn, schema, options, trips.stream().map(this::toWriteRecord).toList(), index);
     return finish(txn, "upsert", () -> model.upsert(trips, txn.instantTime()));
   }
 
@@ -125,7 +110,7 @@ public final class RiverbedScenarioWriter {
         .map(t -> WriteRecord.delete(spec.recordKey(t), t.partitionPath(spec.hiveStylePartitioning()), 0))
         .filter(d -> index.containsKey(d.recordKey()))
         .toList();
-    write(txn, deletes, index);
+    IndexedWrites.upsert(txn, schema, options, deletes, index);
     deletes.forEach(d -> index.remove(d.recordKey()));
     return finish(txn, "delete", () -> model.delete(trips));
   }
@@ -138,7 +123,7 @@ public final class RiverbedScenarioWriter {
    */
   public List<RollbackMetadata> failedUpsertRolledBack(List<Trip> trips) {
     WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.UPSERT);
-    write(txn, BatchPrecombiner.precombine(trips.stream().map(this::toWriteRecord).toList()), new HashMap<>(index));
+    IndexedWrites.upsert(txn, schema, options, trips.stream().map(this::toWriteRecord).toList(), new HashMap<>(index));
     return Rollback.rollbackFailedWrites(table.reload());
   }
 
@@ -168,42 +153,6 @@ public final class RiverbedScenarioWriter {
     return keyer.toWriteRecord(TripAvro.toRecord(schema, trip));
   }
 
-  /**
-   * Routes a precombined batch: keys in {@code keyIndex} to their file group, new keys by the insert
-   * assigner; records in {@code keyIndex} where the written keys now are.
-   */
-  private void write(WriteTransaction txn, List<WriteRecord> batch, Map<String, FileGroupId> keyIndex) {
-    WriteTaskContext ctx = WriteTaskContext.single(table, txn.instantTime(), schema);
-    FileSystemView view = view();
-    Map<FileGroupId, List<WriteRecord>> byGroup = new LinkedHashMap<>();
-    List<WriteRecord> inserts = new ArrayList<>();
-    for (WriteRecord r : batch) {
-      FileGroupId id = keyIndex.get(r.recordKey());
-      if (id != null) {
-        byGroup.computeIfAbsent(id, g -> new ArrayList<>()).add(r);
-      } else if (!r.isDelete()) {
-        inserts.add(r);
-      }
-    }
-    Map<FileGroupId, Boolean> newGroups = new HashMap<>();
-    for (InsertAssigner.Assignment a : InsertAssigner.of(view, table.type(), options).assign(inserts)) {
-      byGroup.computeIfAbsent(a.fileGroupId(), g -> new ArrayList<>()).addAll(a.records());
-      newGroups.put(a.fileGroupId(), a.newFileGroup());
-    }
-    byGroup.forEach((id, records) -> {
-      Optional<WriteStat> stat;
-      if (table.type() == TableType.MERGE_ON_READ) {
-        stat = AppendHandle.of(ctx, id, view.latestSliceForWrite(id)).append(records);
-      } else if (newGroups.getOrDefault(id, false)) {
-        stat = CreateHandle.of(ctx, id).write(records);
-      } else {
-        stat = Optional.of(MergeHandle.of(ctx, view.latestSliceForWrite(id).orElseThrow()).merge(records));
-      }
-      stat.ifPresent(txn::addWriteStat);
-      records.stream().filter(r -> !r.isDelete()).forEach(r -> keyIndex.put(r.recordKey(), id));
-    });
-  }
-
   private ScenarioTable.Commit finish(WriteTransaction txn, String operation, Runnable applyToModel) {
     txn.commit(schema, Map.of());
     applyToModel.run();
@@ -211,9 +160,5 @@ public final class RiverbedScenarioWriter {
     ScenarioTable.Commit commit = new ScenarioTable.Commit(new TimelineInstant(txn.instantTime(), action), operation, model.state());
     commits.add(commit);
     return commit;
-  }
-
-  private FileSystemView view() {
-    return FileSystemViewLoader.load(table, TimelineStore.at(table.fs(), table.metaPath()).load());
   }
 }

@@ -1,21 +1,17 @@
 package io.riverbed.format.write;
 
 import io.riverbed.format.file.FileGroupId;
-import io.riverbed.format.file.FileSystemView;
-import io.riverbed.format.file.FileSystemViewLoader;
 import io.riverbed.format.table.Table;
-import io.riverbed.format.table.TableType;
+import io.riverbed.format.testing.IndexedWrites;
 import io.riverbed.format.timeline.WriteOperationType;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What an engine does with the primitives, single task: precombine, route known keys to their
- * file group (the "index" map), assign new keys with {@link InsertAssigner}, write each group with
- * the right handle. {@link #writeUncommitted} stops before the commit (a crashed writer).
+ * A single-task engine over the core writer: the {@link #index} map plays the engine's state
+ * index ({@link IndexedWrites}); each write is one upsert instant. {@link #writeUncommitted} stops
+ * before the commit (a crashed writer).
  */
 final class TestWriter {
   final Table table;
@@ -39,33 +35,7 @@ final class TestWriter {
 
   WriteTransaction writeUncommitted(List<WriteRecord> batch) {
     WriteTransaction tx = WriteTransaction.start(table, WriteOperationType.UPSERT);
-    var ctx = WriteTaskContext.of(table, tx.instantTime(), 0, 1, 0, WriteTestSupport.SCHEMA, options);
-    FileSystemView view = FileSystemViewLoader.load(table, WriteTestSupport.timeline(table));
-    Map<FileGroupId, List<WriteRecord>> byGroup = new LinkedHashMap<>();
-    Map<FileGroupId, Boolean> isNew = new HashMap<>();
-    List<WriteRecord> inserts = new ArrayList<>();
-    for (WriteRecord r : BatchPrecombiner.precombine(batch)) {
-      FileGroupId id = index.get(r.recordKey());
-      if (id != null) {
-        byGroup.computeIfAbsent(id, k -> new ArrayList<>()).add(r);
-      } else if (!r.isDelete()) {
-        inserts.add(r);
-      }
-    }
-    for (InsertAssigner.Assignment a : InsertAssigner.of(view, table.type(), options).assign(inserts)) {
-      byGroup.computeIfAbsent(a.fileGroupId(), k -> new ArrayList<>()).addAll(a.records());
-      isNew.put(a.fileGroupId(), a.newFileGroup());
-      a.records().forEach(r -> index.put(r.recordKey(), a.fileGroupId()));
-    }
-    byGroup.forEach((id, records) -> {
-      if (table.type() == TableType.MERGE_ON_READ) {
-        AppendHandle.of(ctx, id, view.latestSliceForWrite(id)).append(records).ifPresent(tx::addWriteStat);
-      } else if (Boolean.TRUE.equals(isNew.get(id))) {
-        CreateHandle.of(ctx, id).write(records).ifPresent(tx::addWriteStat);
-      } else {
-        tx.addWriteStat(MergeHandle.of(ctx, view.latestSliceForWrite(id).orElseThrow()).merge(records));
-      }
-    });
+    IndexedWrites.upsert(tx, WriteTestSupport.SCHEMA, options, batch, index);
     return tx;
   }
 }

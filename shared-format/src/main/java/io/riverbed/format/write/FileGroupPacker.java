@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.format.write;
 
 import io.riverbed.format.file.FileGroup;
 import io.riverbed.format.file.FileNames;
@@ -9,27 +9,33 @@ import io.riverbed.format.file.LogFile;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.timeline.TimelineStore;
-import io.riverbed.format.write.WriteOptions;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * Chooses the file group of each new key, per partition, for one bucket-assigner subtask: first
- * the committed small file groups this subtask owns ({@code hash(fileId) mod parallelism}), topped
- * up to {@code hoodie.parquet.max.file.size} (sizes turned into record counts with
- * {@code hoodie.copyonwrite.record.size.estimate}), then new file groups of that many records.
- * The committed view of a partition is read once, on its first new key. COPY_ON_WRITE only tops up
- * slices with a base file and no logs.
+ * Chooses the file group of each new key, per partition, for one routing task (Hudi's small-file
+ * handling): first the committed small file groups the task owns ({@code hash(fileId) mod
+ * parallelism}), each below {@link WriteOptions#smallFileLimitBytes()} and topped up to
+ * {@link WriteOptions#maxFileSizeBytes()} (sizes turned into record counts with
+ * {@link WriteOptions#recordSizeEstimateBytes()}), in file id order; then new file groups of that
+ * many records. The committed view of a partition is read once, on its first new key.
+ *
+ * <p>Where new keys are merged into base files (COPY_ON_WRITE, or a bulk insert), only slices with
+ * a base file and no logs are candidates; where they are appended as logs (MERGE_ON_READ), a
+ * slice's size is its base file plus its logs. Updates go to the file group that holds the key
+ * (the engine's index), not through here.
  */
-final class FileGroupPacker {
+public final class FileGroupPacker {
   private final Supplier<Table> table;
   private final WriteOptions options;
   private final int subtask;
   private final int parallelism;
+  private final boolean baseFilesOnly;
   private final Map<String, Deque<Slot>> slots = new HashMap<>();
   private final Map<String, Slot> current = new HashMap<>();
 
@@ -43,15 +49,36 @@ final class FileGroupPacker {
     }
   }
 
-  FileGroupPacker(Supplier<Table> table, WriteOptions options, int subtask, int parallelism) {
-    this.table = table;
-    this.options = options;
+  private FileGroupPacker(Supplier<Table> table, WriteOptions options, int subtask, int parallelism,
+      boolean baseFilesOnly) {
+    this.table = Objects.requireNonNull(table, "table");
+    this.options = Objects.requireNonNull(options, "options");
+    if (subtask < 0 || subtask >= parallelism) {
+      throw new IllegalArgumentException("task " + subtask + " of " + parallelism + " does not exist");
+    }
     this.subtask = subtask;
     this.parallelism = parallelism;
+    this.baseFilesOnly = baseFilesOnly;
+  }
+
+  /**
+   * A packer for task {@code subtask} of {@code parallelism}, new keys written as the table's type
+   * writes them.
+   *
+   * @param table supplies the table, or null while it does not exist yet (then new keys open new groups)
+   */
+  public static FileGroupPacker of(Supplier<Table> table, WriteOptions options, int subtask, int parallelism) {
+    return new FileGroupPacker(table, options, subtask, parallelism, false);
+  }
+
+  /** A packer for writes that put new keys in base files whatever the table type (bulk insert). */
+  public static FileGroupPacker ofBaseFiles(Supplier<Table> table, WriteOptions options, int subtask,
+      int parallelism) {
+    return new FileGroupPacker(table, options, subtask, parallelism, true);
   }
 
   /** The file id of the group the next new key of {@code partition} goes to. */
-  String assign(String partition) {
+  public String assign(String partition) {
     Slot slot = current.get(partition);
     if (slot == null || slot.room <= 0) {
       Deque<Slot> small = slots.computeIfAbsent(partition, this::smallFileGroups);
@@ -75,6 +102,7 @@ final class FileGroupPacker {
     if (t == null) {
       return out;
     }
+    boolean mergesIntoBase = baseFilesOnly || t.type() == TableType.COPY_ON_WRITE;
     var timeline = TimelineStore.at(t.fs(), t.metaPath()).load();
     FileSystemView view = FileSystemViewLoader.load(t, timeline, List.of(partition));
     for (FileGroup group : view.fileGroups()) {
@@ -82,7 +110,7 @@ final class FileGroupPacker {
         continue;
       }
       view.latestSliceForWrite(group.id()).ifPresent(slice -> {
-        if (t.type() == TableType.COPY_ON_WRITE && (slice.baseFile().isEmpty() || slice.hasLogs())) {
+        if (mergesIntoBase && (slice.baseFile().isEmpty() || slice.hasLogs())) {
           return;
         }
         long size = sizeOf(slice);

@@ -1,5 +1,6 @@
-package io.riverbed.flink;
+package io.riverbed.format.write;
 
+import io.riverbed.format.TableException;
 import io.riverbed.format.file.BaseFile;
 import io.riverbed.format.file.FileGroup;
 import io.riverbed.format.file.FileGroupId;
@@ -11,15 +12,6 @@ import io.riverbed.format.table.TableType;
 import io.riverbed.format.timeline.Timeline;
 import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.format.timeline.WriteStat;
-import io.riverbed.format.TableException;
-import io.riverbed.format.write.AppendHandle;
-import io.riverbed.format.write.CreateHandle;
-import io.riverbed.format.write.MergeHandle;
-import io.riverbed.format.write.StoredKeyVersions;
-import io.riverbed.format.query.ReadSettings;
-import io.riverbed.format.write.WriteOptions;
-import io.riverbed.format.write.WriteRecord;
-import io.riverbed.format.write.WriteTaskContext;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,32 +23,36 @@ import org.apache.avro.Schema;
 import org.apache.hadoop.fs.Path;
 
 /**
- * Writes one batch of one file group for a writer task, with the core's handles, and keeps the
- * instant's write stats. Which slice a batch goes to: the newer of the committed view's latest
+ * Writes batches of file groups for one writer task and instant with the core's handles, and keeps
+ * the instant's write stats. Which slice a batch goes to: the newer of the committed view's latest
  * slice (read once per instant and partition) and the slice this task itself wrote last (a file
  * group it created or rewrote in an instant that may not be committed yet — only this task writes
  * the group, so its own last write is the group's newest state).
  *
  * <ul>
  *   <li>MERGE_ON_READ: every batch is a new log file of the slice ({@link AppendHandle}).
- *   <li>COPY_ON_WRITE: a batch merges into the slice's base file ({@link MergeHandle}) or creates
- *       the group ({@link CreateHandle}). A second batch of the same group in the same instant
- *       merges into the first one's file and replaces it: the new file gets the next roll number
- *       in its write token, the previous file is deleted and its stat replaced.
+ *   <li>COPY_ON_WRITE, and bulk inserts into either type: a batch merges into the slice's base file
+ *       ({@link MergeHandle}) or creates the group ({@link CreateHandle}). A second batch of the
+ *       same group in the same instant merges into the first one's file and replaces it: the new
+ *       file gets the next roll number in its write token, the previous file is deleted and its
+ *       stat replaced.
  * </ul>
  *
  * With the bucket index and event-time ordering, changes older than their key's stored write or
- * delete are dropped first ({@link StoredKeyVersions}). The bucket index's file group column holds a bucket number; its file id is the one the committed
- * view holds for that bucket, else a new bucket-prefixed id.
+ * delete are dropped first ({@link StoredKeyVersions}). With the bucket index, a batch's file group
+ * is a bucket number; its file id is the one the committed view holds for that bucket, else a new
+ * bucket-prefixed id.
  */
-final class FileGroupFlusher {
+final class FileGroupWriter {
   private final Table table;
   private final Schema schema;
   private final WriteOptions writeOptions;
-  private final FlinkWriteOptions options;
   private final int subtask;
   private final int parallelism;
   private final int attempt;
+  private final boolean bucketRouting;
+  private final boolean baseFiles;
+  private final Runnable afterFileWritten;
   private final Map<FileGroupId, FileSlice> written = new HashMap<>();
   private final Map<String, String> bucketFileIds = new HashMap<>();
 
@@ -70,18 +66,24 @@ final class FileGroupFlusher {
   private final StoredKeyVersions keyVersions;
   private long staleReported;
 
-  FileGroupFlusher(Table table, Schema schema, WriteOptions writeOptions, FlinkWriteOptions options, int subtask,
-      int parallelism, int attempt, StoredKeyVersions.TombstoneStore tombstones) {
+  /**
+   * @param bucketRouting file groups are named by bucket number (bucket index), not by file id
+   * @param baseFiles batches are written into base files whatever the table type (bulk insert)
+   * @param keyVersions drops stale changes (bucket index with event-time ordering); null for none
+   * @param afterFileWritten runs after each data file is written, before its stat is kept
+   */
+  FileGroupWriter(Table table, Schema schema, WriteOptions writeOptions, int subtask, int parallelism, int attempt,
+      boolean bucketRouting, boolean baseFiles, StoredKeyVersions keyVersions, Runnable afterFileWritten) {
     this.table = table;
     this.schema = schema;
     this.writeOptions = writeOptions;
-    this.options = options;
     this.subtask = subtask;
     this.parallelism = parallelism;
     this.attempt = attempt;
-    this.keyVersions = options.indexType() == FlinkWriteOptions.IndexType.BUCKET && options.ordersAcrossCommits()
-        ? StoredKeyVersions.of(table, ReadSettings.fromOptions(options.raw()), tombstones, options.tombstoneRetention())
-        : null;
+    this.bucketRouting = bucketRouting;
+    this.baseFiles = baseFiles;
+    this.keyVersions = keyVersions;
+    this.afterFileWritten = afterFileWritten;
   }
 
   /** Changes dropped as older than their key's stored version since the last call (bucket index). */
@@ -117,8 +119,7 @@ final class FileGroupFlusher {
     if (!instantTime.equals(instant)) {
       throw new IllegalStateException("instant " + instantTime + " was not started (current " + instant + ")");
     }
-    String fileId = options.indexType() == FlinkWriteOptions.IndexType.BUCKET
-        ? bucketFileId(partition, Integer.parseInt(fileGroup)) : fileGroup;
+    String fileId = bucketRouting ? bucketFileId(partition, Integer.parseInt(fileGroup)) : fileGroup;
     FileGroupId id = new FileGroupId(partition, fileId);
     if (keyVersions != null) {
       records = keyVersions.admit(id, records);
@@ -127,13 +128,13 @@ final class FileGroupFlusher {
       }
     }
     FileSlice slice = latestSlice(id);
-    if (table.type() == TableType.MERGE_ON_READ) {
+    if (table.type() == TableType.MERGE_ON_READ && !baseFiles) {
       AppendHandle handle = AppendHandle.of(context, id, Optional.ofNullable(slice));
       Optional<WriteStat> stat = handle.append(records);
       if (stat.isEmpty()) {
         return;
       }
-      FaultInjection.check(FaultInjection.WRITER_DURING_FLUSH);
+      afterFileWritten.run();
       stats.computeIfAbsent(id, k -> new ArrayList<>()).add(stat.get());
       written.put(id, new FileSlice(id, handle.baseInstant(), slice == null ? Optional.empty() : slice.baseFile(),
           List.of()));
@@ -152,7 +153,7 @@ final class FileGroupFlusher {
     if (stat.isEmpty()) {
       return;
     }
-    FaultInjection.check(FaultInjection.WRITER_DURING_FLUSH);
+    afterFileWritten.run();
     rolls.put(id, roll + 1);
     WriteStat newStat = stat.get();
     List<WriteStat> previous = stats.get(id);
