@@ -103,7 +103,7 @@ public final class RiverbedScenarios {
   }
 
   /** Updates of {@code count} live keys, one in five with a smaller ts (it must lose). */
-  private static List<Trip> someUpdates(TripGenerator gen, ExpectedTable model, Random random, int count) {
+  static List<Trip> someUpdates(TripGenerator gen, ExpectedTable model, Random random, int count) {
     var out = new ArrayList<Trip>();
     for (Trip t : shuffledLive(model, random).subList(0, count)) {
       out.add(gen.update(t, t.ts() + (random.nextInt(5) == 0 ? -1 : 1) * (1 + random.nextInt(500))));

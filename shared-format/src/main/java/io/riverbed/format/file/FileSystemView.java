@@ -125,6 +125,19 @@ public final class FileSystemView {
     return visibleSlices(g, null).stream().findFirst();
   }
 
+  /**
+   * Every committed slice of a file group, newest first, without a query bound: what the cleaner
+   * chooses from (a pending compaction's slice counts, an uncommitted write's does not).
+   */
+  public List<FileSlice> committedSlices(FileGroup group) {
+    return visibleSlices(group, null);
+  }
+
+  /** The completed replacecommit that replaced a file group, if one did. */
+  public Optional<String> replaceInstant(FileGroupId id) {
+    return Optional.ofNullable(replacedAt.get(id));
+  }
+
   private Optional<FileSlice> latestMergedSlice(FileGroup group, String q) {
     List<FileSlice> visible = visibleSlices(group, q);
     if (visible.isEmpty()) {

@@ -6,6 +6,8 @@ import io.riverbed.format.file.FileSystemView;
 import io.riverbed.format.file.FileSystemViewLoader;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableType;
+import io.riverbed.format.timeline.Action;
+import io.riverbed.format.timeline.CleanMetadata;
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.InstantRange;
@@ -41,24 +43,48 @@ public final class QueryPlanner {
 
   private static QueryPlan snapshot(Table table, Timeline active, Optional<Schema> schema, Optional<String> asOf) {
     FileSystemView view = FileSystemViewLoader.load(table, active);
-    Optional<String> q = queryInstant(table, view, asOf);
+    Optional<String> q = queryInstant(table, active, view, asOf);
     List<Split> splits = q.map(instant -> toSplits(view.latestMergedSlices(instant), instant, null)).orElse(List.of());
     return new QueryPlan(table, active, schema, q, Optional.empty(), splits);
   }
 
   private static QueryPlan readOptimized(Table table, Timeline active, Optional<Schema> schema, Optional<String> asOf) {
     FileSystemView view = FileSystemViewLoader.load(table, active);
-    Optional<String> q = queryInstant(table, view, asOf);
+    Optional<String> q = queryInstant(table, active, view, asOf);
     List<Split> splits = q.map(instant -> toSplits(view.latestBaseFileSlices(instant), instant, null)).orElse(List.of());
     return new QueryPlan(table, active, schema, q, Optional.empty(), splits);
   }
 
-  private static Optional<String> queryInstant(Table table, FileSystemView view, Optional<String> asOf) {
+  private static Optional<String> queryInstant(Table table, Timeline active, FileSystemView view, Optional<String> asOf) {
     Optional<String> latest = view.defaultQueryInstant();
     if (asOf.isEmpty() || latest.isEmpty()) {
       return latest;
     }
+    requireNotCleaned(table, active, asOf.get());
     return asOf;
+  }
+
+  /**
+   * Time travel may not reach before what the latest clean retained (Hudi's
+   * {@code TimelineUtils.validateTimestampAsOf}): its earliest retained instant, or the first
+   * completed write if it kept file versions, not instants.
+   */
+  private static void requireNotCleaned(Table table, Timeline active, String asOf) {
+    Optional<Instant> clean = active.ofAction(Action.CLEAN).completed().last();
+    if (clean.isEmpty()) {
+      return;
+    }
+    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+    byte[] bytes = store.read(clean.get());
+    String retained = bytes.length == 0 ? "" : CleanMetadata.fromBytes(bytes, store.pathOf(clean.get()).toString())
+        .earliestCommitToRetain();
+    Optional<String> floor = retained.isEmpty() ? active.writeTimeline().completed().first().map(Instant::time)
+        : Optional.of(retained);
+    if (floor.isPresent() && asOf.compareTo(floor.get()) < 0) {
+      throw new TableException("table " + table.basePath() + ": time travel to " + asOf + " reaches before "
+          + floor.get() + ", the earliest instant clean " + clean.get().time() + " retained; its files may be "
+          + "deleted (retain more commits with the cleaner to read that far back)");
+    }
   }
 
   private static QueryPlan incremental(Table table, Timeline active, Optional<Schema> schema, QuerySpec spec) {

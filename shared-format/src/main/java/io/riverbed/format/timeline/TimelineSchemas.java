@@ -21,7 +21,15 @@ public final class TimelineSchemas {
       ROLLBACK_METADATA.getField("partitionMetadata").schema().getValueType();
   public static final Schema INSTANT_INFO = arrayItem(ROLLBACK_METADATA, "instantsRollback");
   public static final Schema CLEANER_PLAN = load("HoodieCleanerPlan");
+  public static final Schema ACTION_INSTANT = fieldSchema(CLEANER_PLAN, "earliestInstantToRetain");
+  public static final Schema CLEAN_FILE_INFO =
+      fieldSchema(CLEANER_PLAN, "filePathsToBeDeletedPerPartition").getValueType().getElementType();
   public static final Schema CLEAN_METADATA = load("HoodieCleanMetadata");
+  public static final Schema CLEAN_PARTITION_METADATA =
+      CLEAN_METADATA.getField("partitionMetadata").schema().getValueType();
+  public static final Schema SAVEPOINT_METADATA = load("HoodieSavepointMetadata");
+  public static final Schema SAVEPOINT_PARTITION_METADATA =
+      SAVEPOINT_METADATA.getField("partitionMetadata").schema().getValueType();
   public static final Schema REQUESTED_REPLACE_METADATA = load("HoodieRequestedReplaceMetadata");
 
   private TimelineSchemas() {}

@@ -12,17 +12,17 @@ import java.util.concurrent.ConcurrentHashMap;
  * New instant times for a table: strictly greater than every instant of its active timeline and
  * than every time handed out before in this JVM for the same zone.
  */
-final class InstantClock {
+public final class InstantClock {
   private static final Map<ZoneId, InstantTime> GENERATORS = new ConcurrentHashMap<>();
 
   private InstantClock() {}
 
-  static InstantTime forTable(Table table) {
+  public static InstantTime forTable(Table table) {
     return GENERATORS.computeIfAbsent(table.config().timelineTimezone().zoneId(), InstantTime::generator);
   }
 
   /** A time after every instant of {@code timeline}, from {@code generator}. */
-  static String next(InstantTime generator, Timeline timeline) {
+  public static String next(InstantTime generator, Timeline timeline) {
     String floor = timeline.instants().stream().map(Instant::time).max(String::compareTo).orElse("");
     return generator.nextAfter(floor);
   }

@@ -1,6 +1,7 @@
 package io.riverbed.format.docs;
 
 import io.riverbed.format.base.BaseFileOptions;
+import io.riverbed.format.clean.CleanOptions;
 import io.riverbed.format.record.KeyGeneratorOptions;
 import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableProperty;
@@ -14,7 +15,7 @@ import java.util.Map;
  * The {@code core} section of {@code docs/OPTIONS.md}: the engine-neutral write options every
  * writer passes through, and the {@code hoodie.properties} keys, rendered from
  * {@link WriteOptions}, {@link BaseFileOptions}, {@link KeyGeneratorOptions},
- * {@link CompactionOptions} and {@link TableProperty}.
+ * {@link CompactionOptions}, {@link CleanOptions} and {@link TableProperty}.
  */
 public final class CoreOptionReference {
   public static final String SECTION = "core";
@@ -36,6 +37,10 @@ public final class CoreOptionReference {
         .append("Which file groups a compaction plan takes, and how it merges (when compactions are scheduled is a\n")
         .append("writer option: `compaction.async.enabled`, `compaction.delta_commits`).\n\n")
         .append(OptionsPage.optionTable(CompactionOptions.DESCRIPTIONS))
+        .append("\n### Cleaning (`CleanOptions`)\n\n")
+        .append("What `Cleaner` keeps (see CONCEPTS.md, Cleaning). `CleanOptions.fromMap` reads the `hoodie.*` keys with\n")
+        .append("Hudi's writer defaults, `CleanOptions.fromFlinkMap` the `clean.*` names with Hudi's Flink defaults.\n\n")
+        .append(OptionsPage.optionTable(CleanOptions.DESCRIPTIONS))
         .append("\n## Table properties (`.hoodie/hoodie.properties`, `TableProperty`)\n\n")
         .append("Fixed when the table is created; every writer and reader takes them from the table. \"Written\" says\n")
         .append("when Riverbed puts the key into a table it creates (the Flink writer also sets\n")

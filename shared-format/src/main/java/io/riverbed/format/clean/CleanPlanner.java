@@ -1,0 +1,290 @@
+package io.riverbed.format.clean;
+
+import io.riverbed.format.file.FileGroup;
+import io.riverbed.format.file.FileGroupId;
+import io.riverbed.format.file.FileSlice;
+import io.riverbed.format.file.FileSystemView;
+import io.riverbed.format.file.FileSystemViewLoader;
+import io.riverbed.format.file.LogFile;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.timeline.Action;
+import io.riverbed.format.timeline.ActionInstant;
+import io.riverbed.format.timeline.CleanFileInfo;
+import io.riverbed.format.timeline.CleanMetadata;
+import io.riverbed.format.timeline.CleanerPlan;
+import io.riverbed.format.timeline.CommitMetadata;
+import io.riverbed.format.timeline.CompactionOperation;
+import io.riverbed.format.timeline.CompactionPlan;
+import io.riverbed.format.timeline.Instant;
+import io.riverbed.format.timeline.InstantTime;
+import io.riverbed.format.timeline.SavepointMetadata;
+import io.riverbed.format.timeline.Timeline;
+import io.riverbed.format.timeline.TimelineStore;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Decides what a clean deletes, with the rules of Hudi 0.15's {@code CleanPlanner}:
+ *
+ * <ul>
+ *   <li>the earliest instant to retain: the N-th newest completed write instant
+ *       (KEEP_LATEST_COMMITS, never later than the oldest pending write or compaction), or the first
+ *       completed one at or after now minus N hours (KEEP_LATEST_BY_HOURS);
+ *   <li>commit-based policies delete, in each file group, the slices older than that instant except
+ *       the newest slice and the newest one before the instant (which a query as of the instant
+ *       reads); KEEP_LATEST_FILE_VERSIONS deletes all but the newest N slices;
+ *   <li>a slice goes with its base file and all its log files; the slices of a pending compaction
+ *       (the one it compacts and newer) and slices holding a savepointed file are kept;
+ *   <li>file groups replaced before the earliest instant to retain (any replaced group, for
+ *       KEEP_LATEST_FILE_VERSIONS) are deleted whole.
+ * </ul>
+ */
+final class CleanPlanner {
+  private static final Logger LOG = LoggerFactory.getLogger(CleanPlanner.class);
+
+  private final Table table;
+  private final TimelineStore store;
+  private final Timeline timeline;
+  private final CleanOptions options;
+  private final java.time.Instant now;
+
+  private CleanPlanner(Table table, Timeline timeline, CleanOptions options, java.time.Instant now) {
+    this.table = table;
+    this.store = TimelineStore.at(table.fs(), table.metaPath());
+    this.timeline = timeline;
+    this.options = options;
+    this.now = now;
+  }
+
+  /** The plan for {@code timeline}; it may delete nothing. */
+  static CleanerPlan plan(Table table, Timeline timeline, CleanOptions options, java.time.Instant now) {
+    return new CleanPlanner(table, timeline, options, now).plan();
+  }
+
+  private CleanerPlan plan() {
+    Optional<Instant> earliest = earliestInstantToRetain();
+    List<String> savepoints = timeline.ofAction(Action.SAVEPOINT).completed().times();
+    Set<String> savepointedFiles = savepointedFiles(savepoints);
+    List<String> partitions = partitionsToClean(earliest, savepoints);
+    Map<String, List<CleanFileInfo>> files = new LinkedHashMap<>();
+    if (!partitions.isEmpty()) {
+      FileSystemView view = FileSystemViewLoader.load(table, timeline, partitions);
+      Map<FileGroupId, String> compacting = pendingCompactionBases();
+      Map<String, List<FileGroup>> groups = new HashMap<>();
+      view.fileGroups().forEach(g -> groups.computeIfAbsent(g.id().partitionPath(), p -> new ArrayList<>()).add(g));
+      for (String partition : partitions) {
+        var selection = new Selection(view, compacting, savepointedFiles);
+        List<FileGroup> inPartition = groups.getOrDefault(partition, List.of());
+        List<CleanFileInfo> deletes = options.policy() == CleaningPolicy.KEEP_LATEST_FILE_VERSIONS
+            ? selection.keepingLatestVersions(inPartition, options.fileVersionsRetained())
+            : selection.keepingLatestCommits(inPartition, earliest.orElseThrow());
+        if (!deletes.isEmpty()) {
+          files.put(partition, deletes);
+        }
+      }
+    }
+    Map<String, String> extra = savepoints.isEmpty() || table.config().partitionFields().isEmpty() ? Map.of()
+        : Map.of(CleanerPlan.SAVEPOINTED_TIMESTAMPS, String.join(",", savepoints));
+    String lastCompleted = timeline.commitsTimeline().completed().last().map(Instant::time).orElse("");
+    return CleanerPlan.of(earliest.map(ActionInstant::of).orElse(null), lastCompleted, options.policy().name(), files,
+        extra);
+  }
+
+  /** Hudi's {@code CleanerUtils.getEarliestCommitToRetain} over the commits-and-compaction timeline. */
+  Optional<Instant> earliestInstantToRetain() {
+    Timeline writes = timeline.writeTimeline();
+    List<Instant> completed = writes.completed().instants();
+    return switch (options.policy()) {
+      case KEEP_LATEST_COMMITS -> {
+        if (completed.size() <= options.commitsRetained()) {
+          yield Optional.empty();
+        }
+        Instant nth = completed.get(completed.size() - options.commitsRetained());
+        Optional<Instant> firstPending = writes.pending().first();
+        if (firstPending.isEmpty() || nth.time().compareTo(firstPending.get().time()) <= 0) {
+          yield Optional.of(nth);
+        }
+        String pending = firstPending.get().time();
+        yield completed.stream().filter(i -> i.time().compareTo(pending) < 0).reduce((a, b) -> b);
+      }
+      case KEEP_LATEST_BY_HOURS -> {
+        LocalDateTime local = LocalDateTime.ofInstant(now, table.config().timelineTimezone().zoneId());
+        String earliestTime = InstantTime.format(local.minusHours(options.hoursRetained()));
+        yield completed.stream().filter(i -> i.time().compareTo(earliestTime) >= 0).findFirst();
+      }
+      case KEEP_LATEST_FILE_VERSIONS -> Optional.empty();
+    };
+  }
+
+  private List<String> partitionsToClean(Optional<Instant> earliest, List<String> savepoints) {
+    if (options.policy() == CleaningPolicy.KEEP_LATEST_FILE_VERSIONS) {
+      return table.listPartitions();
+    }
+    if (earliest.isEmpty() || timeline.commitsTimeline().completed().size() <= commitsRetainedForPolicy()) {
+      return List.of();
+    }
+    if (options.incremental()) {
+      Optional<CleanMetadata> last = lastCleanMetadata();
+      Optional<String> firstCommit = timeline.commitsTimeline().first().map(Instant::time);
+      if (last.isPresent() && !last.get().earliestCommitToRetain().isEmpty()
+          && firstCommit.map(f -> last.get().earliestCommitToRetain().compareTo(f) >= 0).orElse(true)) {
+        return incrementalPartitions(last.get(), earliest.get().time(), savepoints);
+      }
+    }
+    return table.listPartitions();
+  }
+
+  /** Hudi compares the completed commit count with the commits retained, 0 for KEEP_LATEST_BY_HOURS. */
+  private int commitsRetainedForPolicy() {
+    return options.policy() == CleaningPolicy.KEEP_LATEST_COMMITS ? options.commitsRetained() : 0;
+  }
+
+  /** Partitions written by completed commits in [last clean's earliest retained, new earliest retained). */
+  private List<String> incrementalPartitions(CleanMetadata last, String newEarliest, List<String> savepoints) {
+    String from = last.earliestCommitToRetain();
+    Set<String> out = new TreeSet<>();
+    for (Instant i : timeline.commitsTimeline().completed().instants()) {
+      if (i.time().compareTo(from) >= 0 && i.time().compareTo(newEarliest) < 0) {
+        out.addAll(partitionsWrittenBy(i));
+      }
+    }
+    if (!table.config().partitionFields().isEmpty()) {
+      String listed = last.extraMetadata().getOrDefault(CleanerPlan.SAVEPOINTED_TIMESTAMPS, "");
+      for (String removed : Arrays.stream(listed.split(",")).filter(s -> !s.isEmpty()).toList()) {
+        if (!savepoints.contains(removed)) {
+          timeline.commitsTimeline().completed().find(removed).ifPresent(i -> out.addAll(partitionsWrittenBy(i)));
+        }
+      }
+    }
+    LOG.debug("Incremental clean of table {} from {}: partitions {}", table.basePath(), from, out);
+    return new ArrayList<>(out);
+  }
+
+  private Set<String> partitionsWrittenBy(Instant instant) {
+    CommitMetadata metadata = CommitMetadata.fromJson(store.read(instant), store.pathOf(instant).toString());
+    Set<String> out = new LinkedHashSet<>(metadata.partitionToWriteStats().keySet());
+    out.addAll(metadata.replacedFileIds().keySet());
+    return out;
+  }
+
+  private Optional<CleanMetadata> lastCleanMetadata() {
+    Optional<Instant> last = timeline.ofAction(Action.CLEAN).completed().last();
+    if (last.isEmpty()) {
+      return Optional.empty();
+    }
+    byte[] bytes = store.read(last.get());
+    return bytes.length == 0 ? Optional.empty()
+        : Optional.of(CleanMetadata.fromBytes(bytes, store.pathOf(last.get()).toString()));
+  }
+
+  private Set<String> savepointedFiles(List<String> savepoints) {
+    Set<String> out = new HashSet<>();
+    for (String time : savepoints) {
+      Instant savepoint = Instant.completed(time, Action.SAVEPOINT);
+      SavepointMetadata metadata = SavepointMetadata.fromBytes(store.read(savepoint), store.pathOf(savepoint).toString());
+      metadata.dataFilesByPartition().values().forEach(out::addAll);
+    }
+    return out;
+  }
+
+  /** File group to the base instant of the slice a pending compaction or log compaction reads. */
+  private Map<FileGroupId, String> pendingCompactionBases() {
+    Map<FileGroupId, String> out = new HashMap<>();
+    Timeline pending = timeline.filter(i -> !i.isCompleted()
+        && (i.action() == Action.COMPACTION || i.action() == Action.LOG_COMPACTION));
+    for (Instant instant : pending.instants()) {
+      Instant requested = Instant.requested(instant.time(), instant.action());
+      CompactionPlan plan = CompactionPlan.fromBytes(store.read(requested), store.pathOf(requested).toString());
+      for (CompactionOperation op : plan.operations()) {
+        out.merge(new FileGroupId(op.partitionPath(), op.fileId()), op.baseInstantTime(),
+            (a, b) -> a.compareTo(b) <= 0 ? a : b);
+      }
+    }
+    return out;
+  }
+
+  /** The per-partition selection rules over one file system view. */
+  private record Selection(FileSystemView view, Map<FileGroupId, String> compacting, Set<String> savepointedFiles) {
+
+    List<CleanFileInfo> keepingLatestCommits(List<FileGroup> groups, Instant earliest) {
+      String e = earliest.time();
+      List<CleanFileInfo> out = new ArrayList<>();
+      for (FileGroup group : groups) {
+        Optional<String> replaced = view.replaceInstant(group.id());
+        List<FileSlice> slices = view.committedSlices(group);
+        if (replaced.isPresent()) {
+          if (replaced.get().compareTo(e) < 0) {
+            slices.stream().filter(s -> !isSavepointed(s)).forEach(s -> out.addAll(filesOf(s)));
+          }
+          continue;
+        }
+        if (slices.isEmpty()) {
+          continue;
+        }
+        String newest = slices.get(0).baseInstant();
+        String newestBeforeEarliest = slices.stream().map(FileSlice::baseInstant)
+            .filter(b -> b.compareTo(e) < 0).findFirst().orElse(null);
+        for (FileSlice slice : slices) {
+          String b = slice.baseInstant();
+          if (isSavepointed(slice) || b.equals(newest) || b.equals(newestBeforeEarliest)) {
+            continue;
+          }
+          if (!isNeededByPendingCompaction(slice) && b.compareTo(e) < 0) {
+            out.addAll(filesOf(slice));
+          }
+        }
+      }
+      return out;
+    }
+
+    List<CleanFileInfo> keepingLatestVersions(List<FileGroup> groups, int versions) {
+      List<CleanFileInfo> out = new ArrayList<>();
+      for (FileGroup group : groups) {
+        List<FileSlice> slices = view.committedSlices(group);
+        if (view.replaceInstant(group.id()).isPresent()) {
+          slices.stream().filter(s -> !isSavepointed(s)).forEach(s -> out.addAll(filesOf(s)));
+          continue;
+        }
+        int keep = compacting.containsKey(group.id()) ? versions - 1 : versions;
+        List<FileSlice> candidates = slices.stream().filter(s -> !isNeededByPendingCompaction(s)).toList();
+        for (FileSlice slice : candidates.subList(Math.min(Math.max(keep, 0), candidates.size()), candidates.size())) {
+          if (!isSavepointed(slice)) {
+            out.addAll(filesOf(slice));
+          }
+        }
+      }
+      return out;
+    }
+
+    private boolean isNeededByPendingCompaction(FileSlice slice) {
+      String base = compacting.get(slice.fileGroupId());
+      return base != null && slice.baseInstant().compareTo(base) >= 0;
+    }
+
+    private boolean isSavepointed(FileSlice slice) {
+      if (slice.baseFile().isPresent() && savepointedFiles.contains(slice.baseFile().get().fileName())) {
+        return true;
+      }
+      return slice.logFiles().stream().map(LogFile::fileName).anyMatch(savepointedFiles::contains);
+    }
+
+    private static List<CleanFileInfo> filesOf(FileSlice slice) {
+      List<CleanFileInfo> out = new ArrayList<>();
+      slice.baseFile().ifPresent(b -> out.add(CleanFileInfo.of(b.path().toString())));
+      slice.logFiles().forEach(l -> out.add(CleanFileInfo.of(l.path().toString())));
+      return out;
+    }
+  }
+}

@@ -1,0 +1,220 @@
+package io.riverbed.format.write;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.riverbed.format.clean.CleanOptions;
+import io.riverbed.format.clean.CleanResult;
+import io.riverbed.format.clean.Cleaner;
+import io.riverbed.format.clean.CleaningPolicy;
+import io.riverbed.format.file.FileSystemViewLoader;
+import io.riverbed.format.table.TableType;
+import io.riverbed.format.timeline.Action;
+import io.riverbed.format.timeline.CleanerPlan;
+import io.riverbed.format.timeline.Instant;
+import io.riverbed.format.timeline.SavepointMetadata;
+import io.riverbed.format.timeline.State;
+import io.riverbed.format.timeline.TimelineStore;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a clean must never delete (the slices of a pending compaction, savepointed files, replaced
+ * file groups still inside retention) and how a clean that crashed is finished from its plan.
+ * (In the {@code write} package for {@link TestWriter}.)
+ */
+class CleanSafetyTest {
+  private static final String P1 = CleanTestTable.PARTITIONS.get(0);
+  private static final String P2 = CleanTestTable.PARTITIONS.get(1);
+
+  @TempDir java.nio.file.Path dir;
+
+  private static CleanOptions retain(int commits) {
+    return CleanOptions.fromMap(Map.of(CleanOptions.COMMITS_RETAINED, Integer.toString(commits)));
+  }
+
+  private static CleanOptions versions(int versions) {
+    return CleanOptions.fromMap(Map.of(CleanOptions.POLICY, CleaningPolicy.KEEP_LATEST_FILE_VERSIONS.name(),
+        CleanOptions.FILE_VERSIONS_RETAINED, Integer.toString(versions)));
+  }
+
+  private static TreeSet<String> slicesIn(CleanTestTable t, String partition) {
+    return FileSystemViewLoader.listDataFiles(t.table, partition).stream()
+        .map(st -> CleanTestTable.sliceOf(st.getPath().getName())).collect(Collectors.toCollection(TreeSet::new));
+  }
+
+  private static TimelineStore store(CleanTestTable t) {
+    return TimelineStore.at(t.table.fs(), t.table.metaPath());
+  }
+
+  /** r1, r2, compaction c1, r3, compaction c2 scheduled but not run, r4 (logs into c2's slice). */
+  private CleanTestTable morWithPendingCompaction() throws Exception {
+    var t = CleanTestTable.create(dir, TableType.MERGE_ON_READ);
+    t.upsertRound(1);
+    t.upsertRound(2);
+    t.compact();
+    t.upsertRound(3);
+    t.scheduleCompaction();
+    t.upsertRound(4);
+    return t;
+  }
+
+  @Test
+  void pendingCompactionKeepsTheSliceItCompactsEvenWithOneVersionRetained() throws Exception {
+    var t = morWithPendingCompaction();
+    List<String> w = t.writes();
+    String pending = t.timeline().pendingCompactions().last().orElseThrow().time();
+
+    CleanResult result = Cleaner.of(t.table).options(versions(1)).clean().get(0);
+
+    assertThat(result.deletedFilesByPartition().values()).allSatisfy(files ->
+        assertThat(files).allSatisfy(f -> assertThat(CleanTestTable.sliceOf(f)).isEqualTo(w.get(0))));
+    assertThat(slicesIn(t, P1)).containsExactly(w.get(2), pending);
+    CompactionRunner.of(t.table, pending).run();
+    assertThat(t.snapshot()).containsOnly(
+        Map.entry("k0", "r4@4"), Map.entry("k1", "r4@4"), Map.entry("k2", "r4@4"),
+        Map.entry("k3", "r4@4"), Map.entry("k4", "r4@4"), Map.entry("k5", "r4@4"));
+  }
+
+  @Test
+  void earliestRetainedNeverPassesAPendingCompaction() throws Exception {
+    var t = morWithPendingCompaction();
+    List<String> w = t.writes();
+    CleanResult result = Cleaner.of(t.table).options(retain(1)).clean().get(0);
+    assertThat(result.earliestInstantRetained()).as("the last completed write before the pending compaction")
+        .isEqualTo(w.get(3));
+    assertThat(slicesIn(t, P2)).hasSize(2).doesNotContain(w.get(0));
+  }
+
+  @Test
+  void crashBetweenPlanAndExecuteIsResumedFromThePlan() throws Exception {
+    var t = CleanTestTable.create(dir, TableType.COPY_ON_WRITE);
+    for (int r = 1; r <= 4; r++) {
+      t.upsertRound(r);
+    }
+    var files = t.dataFiles();
+    Optional<String> planned = Cleaner.of(t.table).options(retain(1)).scheduleClean();
+    assertThat(planned).isPresent();
+    assertThat(store(t).statesOf(planned.get())).extracting(Instant::state).containsExactly(State.REQUESTED);
+    assertThat(t.dataFiles()).isEqualTo(files);
+    assertThat(Cleaner.of(t.table).options(retain(1)).scheduleClean()).as("no second plan while one is pending")
+        .isEqualTo(planned);
+
+    List<CleanResult> results = Cleaner.of(t.table).options(retain(1)).clean();
+
+    assertThat(results).extracting(CleanResult::instantTime).containsExactly(planned.get());
+    assertThat(results.get(0).filesDeleted()).isEqualTo(4);
+    assertThat(store(t).statesOf(planned.get())).extracting(Instant::state)
+        .containsExactlyInAnyOrder(State.REQUESTED, State.INFLIGHT, State.COMPLETED);
+    Instant inflight = Instant.inflight(planned.get(), Action.CLEAN);
+    assertThat(store(t).read(inflight)).isEqualTo(store(t).read(Instant.requested(planned.get(), Action.CLEAN)));
+  }
+
+  @Test
+  void crashWhileDeletingIsFinishedAndReportsTheFilesAlreadyGone() throws Exception {
+    var t = CleanTestTable.create(dir, TableType.COPY_ON_WRITE);
+    for (int r = 1; r <= 4; r++) {
+      t.upsertRound(r);
+    }
+    var snapshot = t.snapshot();
+    String planned = Cleaner.of(t.table).options(retain(1)).scheduleClean().orElseThrow();
+    Instant requested = Instant.requested(planned, Action.CLEAN);
+    byte[] planBytes = store(t).read(requested);
+    CleanerPlan plan = CleanerPlan.fromBytes(planBytes, "plan");
+    store(t).transitionToInflight(requested, planBytes);
+    String first = plan.filePathsToBeDeletedPerPartition().get(P1).get(0).filePath();
+    assertThat(t.table.fs().delete(new Path(first), false)).isTrue();
+
+    CleanResult result = Cleaner.of(t.table).options(retain(1)).clean().get(0);
+
+    assertThat(result.instantTime()).isEqualTo(planned);
+    assertThat(result.alreadyGoneByPartition()).containsExactly(Map.entry(P1, List.of(new Path(first).getName())));
+    assertThat(result.filesDeleted()).isEqualTo(plan.fileCount() - 1);
+    assertThat(t.snapshot()).isEqualTo(snapshot);
+  }
+
+  @Test
+  void replacedFileGroupsGoOnceTheirReplaceIsOlderThanTheEarliestRetained() throws Exception {
+    var t = CleanTestTable.create(dir, TableType.COPY_ON_WRITE);
+    t.upsertRound(1);
+    t.upsertRound(2);
+    String replace = t.insertOverwrite(P1, 3);
+    t.upsertRound(4);
+    t.upsertRound(5);
+    List<String> w = t.writes();
+    var asOfReplace = t.asOf(replace);
+    var snapshot = t.snapshot();
+
+    CleanResult wide = Cleaner.of(t.table).options(retain(3)).clean().get(0);
+    assertThat(wide.earliestInstantRetained()).isEqualTo(replace);
+    assertThat(slicesIn(t, P1)).as("replaced at the earliest retained instant, not before it")
+        .contains(w.get(0), w.get(1));
+    assertThat(slicesIn(t, P2)).doesNotContain(w.get(0));
+    assertThat(t.asOf(replace)).isEqualTo(asOfReplace);
+
+    String r6 = t.upsertRound(6);
+    snapshot = t.snapshot();
+    CleanResult narrow = Cleaner.of(t.table).options(retain(3)).clean().get(0);
+    assertThat(narrow.earliestInstantRetained()).isEqualTo(w.get(3));
+    assertThat(slicesIn(t, P1)).containsExactly(replace, w.get(3), w.get(4), r6);
+    assertThat(t.snapshot()).isEqualTo(snapshot);
+  }
+
+  @Test
+  void savepointedSlicesSurviveAndThePlanNamesTheSavepoints() throws Exception {
+    var t = CleanTestTable.create(dir, TableType.COPY_ON_WRITE);
+    for (int r = 1; r <= 4; r++) {
+      t.upsertRound(r);
+    }
+    List<String> w = t.writes();
+    savepoint(t, w.get(1));
+
+    CleanResult result = Cleaner.of(t.table).options(retain(1)).clean().get(0);
+
+    assertThat(result.filesDeleted()).isEqualTo(2);
+    assertThat(slicesIn(t, P1)).containsExactly(w.get(1), w.get(2), w.get(3));
+    assertThat(result.metadata().extraMetadata()).containsEntry(CleanerPlan.SAVEPOINTED_TIMESTAMPS, w.get(1));
+  }
+
+  @Test
+  void filesOfARemovedSavepointAreCleanedByTheNextIncrementalClean() throws Exception {
+    var t = CleanTestTable.create(dir, TableType.COPY_ON_WRITE);
+    for (int r = 1; r <= 3; r++) {
+      t.upsertRound(r);
+    }
+    t.upsertRound(4, List.of(P2));
+    t.upsertRound(5, List.of(P2));
+    List<String> w = t.writes();
+    savepoint(t, w.get(0));
+    Cleaner.of(t.table).options(retain(1)).clean();
+    assertThat(slicesIn(t, P1)).containsExactly(w.get(0), w.get(2));
+
+    String r6 = t.upsertRound(6, List.of(P2));
+    store(t).deleteAllStates(w.get(0), Action.SAVEPOINT);
+    CleanResult second = Cleaner.of(t.table).options(retain(1)).clean().get(0);
+
+    assertThat(second.deletedFilesByPartition()).containsKey(P1);
+    assertThat(slicesIn(t, P1)).containsExactly(w.get(2));
+    assertThat(slicesIn(t, P2)).containsExactly(w.get(4), r6);
+  }
+
+  /** A completed savepoint of {@code time} pinning the files of the latest slices as of it. */
+  private static void savepoint(CleanTestTable t, String time) {
+    Map<String, List<String>> files = new LinkedHashMap<>();
+    for (String p : t.table.listPartitions()) {
+      files.put(p, FileSystemViewLoader.listDataFiles(t.table, p).stream().map(FileStatus::getPath).map(Path::getName)
+          .filter(n -> CleanTestTable.sliceOf(n).equals(time)).toList());
+    }
+    var store = store(t);
+    store.create(Instant.inflight(time, Action.SAVEPOINT), new byte[0]);
+    store.create(Instant.completed(time, Action.SAVEPOINT),
+        new SavepointMetadata("test", 0L, "", files, SavepointMetadata.LATEST_VERSION).toBytes());
+  }
+}

@@ -1,0 +1,147 @@
+package io.riverbed.format.write;
+
+import static io.riverbed.format.write.WriteTestSupport.upsert;
+
+import io.riverbed.format.file.FileNames;
+import io.riverbed.format.file.FileSystemViewLoader;
+import io.riverbed.format.query.QuerySpec;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableType;
+import io.riverbed.format.testing.TableReads;
+import io.riverbed.format.timeline.Instant;
+import io.riverbed.format.timeline.Timeline;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import org.apache.hadoop.fs.FileStatus;
+
+/**
+ * A two-partition orders table for cleaning tests, written through {@link TestWriter}: each round
+ * upserts the same six keys (so every file group gets a new slice or log per round), MERGE_ON_READ
+ * tables compact on request.
+ */
+final class CleanTestTable {
+  static final List<String> PARTITIONS = List.of("2024-01-01", "2024-01-02");
+
+  final Table table;
+  final TestWriter writer;
+  private final List<String> writes = new ArrayList<>();
+
+  private CleanTestTable(Table table) {
+    this.table = table;
+    this.writer = new TestWriter(table, WriteOptions.defaults());
+  }
+
+  static CleanTestTable create(java.nio.file.Path dir, TableType type) throws IOException {
+    return new CleanTestTable(WriteTestSupport.createTable(dir, type));
+  }
+
+  /** A commit upserting keys 0..5 with {@code name = r<round>} and ordering value {@code round}. */
+  String upsertRound(int round) {
+    return upsertRound(round, PARTITIONS);
+  }
+
+  /** The same, for the keys of {@code partitions} only. */
+  String upsertRound(int round, List<String> partitions) {
+    var batch = new ArrayList<WriteRecord>();
+    for (int k = 0; k < 6; k++) {
+      if (partitions.contains(PARTITIONS.get(k % 2))) {
+        batch.add(upsert("k" + k, "r" + round, round, PARTITIONS.get(k % 2)));
+      }
+    }
+    String t = writer.write(batch);
+    writes.add(t);
+    return t;
+  }
+
+  /**
+   * An insert_overwrite of one partition (a replacecommit): a new file group with the
+   * partition's keys, {@code name = o<round>}, replacing the partition's current file groups.
+   */
+  String insertOverwrite(String partition, int round) {
+    Timeline timeline = timeline();
+    var view = FileSystemViewLoader.load(table, timeline);
+    String latest = timeline.writeTimeline().completed().last().orElseThrow().time();
+    List<String> replaced = view.latestMergedSlices(latest).stream().filter(s -> s.partitionPath().equals(partition))
+        .map(io.riverbed.format.file.FileSlice::fileId).toList();
+    WriteTransaction tx = WriteTransaction.start(table, io.riverbed.format.timeline.WriteOperationType.INSERT_OVERWRITE);
+    var ctx = WriteTaskContext.of(table, tx.instantTime(), 0, 1, 0, WriteTestSupport.SCHEMA, writer.options);
+    var fresh = new io.riverbed.format.file.FileGroupId(partition, FileNames.newFileId());
+    var records = new ArrayList<WriteRecord>();
+    for (int k = 0; k < 6; k++) {
+      if (PARTITIONS.get(k % 2).equals(partition)) {
+        records.add(upsert("k" + k, "o" + round, round, partition));
+      }
+    }
+    CreateHandle.of(ctx, fresh).write(records).ifPresent(tx::addWriteStat);
+    tx.addReplacedFileIds(partition, replaced);
+    tx.commit(WriteTestSupport.SCHEMA, Map.of());
+    records.forEach(r -> writer.index.put(r.recordKey(), fresh));
+    writes.add(tx.instantTime());
+    return tx.instantTime();
+  }
+
+  /** Schedules a compaction of every file group with logs, without running it. */
+  String scheduleCompaction() {
+    return CompactionScheduler.of(table).schedule().instantTime().orElseThrow();
+  }
+
+  /** Schedules and runs a compaction; its instant completes as a commit. */
+  String compact() {
+    String c = scheduleCompaction();
+    CompactionRunner.of(table, c).run();
+    writes.add(c);
+    return c;
+  }
+
+  /** Times of every completed write (commits and compactions), in order. */
+  List<String> writes() {
+    return List.copyOf(writes);
+  }
+
+  /** Answers of time travel to each completed write, for comparing before and after a clean. */
+  Map<String, List<String>> answersAsOfEachWrite() {
+    var out = new java.util.LinkedHashMap<String, List<String>>();
+    writes.forEach(t -> out.put(t, asOf(t)));
+    return out;
+  }
+
+  Timeline timeline() {
+    return WriteTestSupport.timeline(table);
+  }
+
+  Map<String, String> snapshot() {
+    return WriteTestSupport.namesAndTs(table);
+  }
+
+  List<String> asOf(String instant) {
+    return TableReads.lines(table, QuerySpec.asOf(instant));
+  }
+
+  List<String> incremental(String begin, String end) {
+    return TableReads.lines(table, QuerySpec.incremental(begin, end));
+  }
+
+  /** Names of every base and log file in the table's partitions. */
+  TreeSet<String> dataFiles() {
+    var out = new TreeSet<String>();
+    for (String p : table.listPartitions()) {
+      for (FileStatus st : FileSystemViewLoader.listDataFiles(table, p)) {
+        out.add(st.getPath().getName());
+      }
+    }
+    return out;
+  }
+
+  /** The base instants (slice keys) present on storage, per file name. */
+  static String sliceOf(String fileName) {
+    return FileNames.parseBaseFileName(fileName).map(FileNames.BaseFileName::instantTime)
+        .orElseGet(() -> FileNames.parseLogFileName(fileName).orElseThrow().baseInstant());
+  }
+
+  List<Instant> cleans() {
+    return timeline().ofAction(io.riverbed.format.timeline.Action.CLEAN).instants();
+  }
+}
