@@ -61,6 +61,8 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
   private transient List<WriteResult> unconfirmed;
   private transient long epoch;
   private transient String instant;
+  /** The instant of this task's last reported epoch: the coordinator must not give it again. */
+  private transient String previousInstant;
   private transient Table table;
   private transient TableWriter<BinaryRowData> writer;
   private transient RowDataToAvro converter;
@@ -167,7 +169,8 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
     if (instant == null) {
       try {
         var gateway = getContainingTask().getEnvironment().getOperatorCoordinatorEventGateway();
-        var request = new WriteMessages.InstantRequest(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), epoch);
+        var request = new WriteMessages.InstantRequest(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), epoch,
+            previousInstant);
         var response = gateway.sendRequestToCoordinator(getOperatorID(), new SerializedValue<>(request))
             .get(INSTANT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         instant = WriteMessages.instantOf(response);
@@ -202,6 +205,9 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
     unconfirmed.forEach(r -> state.add(r.toBytes()));
     resultState.update(state);
     epoch = checkpointId;
+    if (instant != null) {
+      previousInstant = instant;
+    }
     instant = null;
     if (inputEnded && finalCheckpoint < 0) {
       finalCheckpoint = checkpointId;

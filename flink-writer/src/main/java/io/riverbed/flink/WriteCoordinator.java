@@ -57,8 +57,10 @@ import org.slf4j.LoggerFactory;
  *   <li><b>Open, lazily.</b> A writer asks for an instant ({@link WriteMessages.InstantRequest},
  *       request/response) only when it is about to write its first file of an epoch, so an idle
  *       epoch opens nothing. The coordinator answers with its newest open instant if that was opened
- *       for the same or a later epoch, else it opens a new one ({@code T.<action>.requested} +
- *       {@code .inflight}, UTC time). Instants therefore follow epochs in time order and one
+ *       for the same or a later epoch and is newer than the instant the writer wrote in its previous
+ *       epoch (the request names it), else it opens a new one ({@code T.<action>.requested} +
+ *       {@code .inflight}, UTC time); see {@link OpenInstants#assign}. So each writer's instants
+ *       follow its epochs in time order, a writer writes an instant in one epoch only, and one
  *       instant never mixes data from before and after a checkpoint it commits on.
  *   <li><b>Report.</b> In {@code snapshotState(c)} a writer flushes all its buffers, then sends
  *       {@link WriteMessages.Written} (its {@link WriteResult}: subtask, c, instant, stats) and keeps
@@ -78,7 +80,8 @@ import org.slf4j.LoggerFactory;
  *       job ({@code context.failJob}); it is never dropped.
  *   <li><b>Recover</b> (at start, after {@code resetToCheckpoint(c)}, or after {@code subtaskReset(c)}):
  *       results of checkpoints ≤ c, from the coordinator's state and from the writers' restored
- *       state, are committed instant by instant (skipping completed ones); then every other pending
+ *       state, are committed instant by instant (skipping completed ones; files a writer wrote for
+ *       such an instant after c are not in those results, and the commit deletes them); then every other pending
  *       write instant (data written after c, or a crashed job's leftovers) is rolled back with
  *       {@link Rollback#rollbackFailedWrites}. Only then are instant requests answered.
  * </ol>
@@ -113,8 +116,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
   // Protocol state, touched only on the coordinator thread (or before start()).
   private String writerId = UUID.randomUUID().toString();
   private String flinkJobId = "";
-  private final TreeMap<String, Long> openInstants = new TreeMap<>();
-  private final Map<String, Set<Integer>> requesters = new HashMap<>();
+  private final OpenInstants openInstants = new OpenInstants();
   private final Map<String, WriteResult> results = new LinkedHashMap<>();
   private boolean recovering = true;
   private long restoredCheckpoint = NO_CHECKPOINT;
@@ -233,7 +235,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
     run("instant request of subtask " + r.subtask(), () -> {
       Runnable answer = () -> {
         try {
-          response.complete(WriteMessages.instantResponse(instantFor(r.subtask(), r.epoch())));
+          response.complete(WriteMessages.instantResponse(instantFor(r)));
         } catch (RuntimeException e) {
           response.completeExceptionally(e);
           throw e;
@@ -248,18 +250,12 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
     return response;
   }
 
-  private String instantFor(int subtask, long epoch) {
-    var newest = openInstants.lastEntry();
-    String instant;
-    if (newest != null && newest.getValue() >= epoch) {
-      instant = newest.getKey();
-    } else {
-      instant = committer.begin();
-      openInstants.put(instant, epoch);
-      LOG.info("Opened instant {} for epoch {} of table {}", instant, epoch, table.basePath());
-    }
-    requesters.computeIfAbsent(instant, i -> new HashSet<>()).add(subtask);
-    return instant;
+  private String instantFor(WriteMessages.InstantRequest r) {
+    return openInstants.assign(r.subtask(), r.epoch(), r.previousInstant(), () -> {
+      String instant = committer.begin();
+      LOG.info("Opened instant {} for epoch {} of table {}", instant, r.epoch(), table.basePath());
+      return instant;
+    });
   }
 
   // ---------------------------------------------------------------- checkpoints
@@ -346,7 +342,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
       String instant = entry.getKey();
       Set<Integer> reported = new HashSet<>();
       entry.getValue().forEach(r -> reported.add(r.subtask()));
-      Set<Integer> missing = new HashSet<>(requesters.getOrDefault(instant, Set.of()));
+      Set<Integer> missing = new HashSet<>(openInstants.writers(instant));
       missing.removeAll(reported);
       if (!missing.isEmpty()) {
         LOG.warn("Instant {} of table {}: writer subtasks {} have not reported yet at checkpoint {}; committing later",
@@ -434,7 +430,6 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
     committer.commit(new Committable(checkpointId, instant, reports.stream().map(WriteResult::message).toList(),
         Map.of(JOB_ID_KEY, flinkJobId)));
     openInstants.remove(instant);
-    requesters.remove(instant);
     results.values().removeIf(r -> r.instant().equals(instant));
   }
 
@@ -453,7 +448,6 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
     uncommitted.forEach(committer::commit);
     var rolledBack = Rollback.rollbackFailedWrites(table);
     openInstants.clear();
-    requesters.clear();
     results.clear();
     recovering = false;
     committedThrough = Math.max(committedThrough, c);
@@ -499,7 +493,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
       out.writeUTF(writerId);
       out.writeUTF(flinkJobId);
       out.writeInt(openInstants.size());
-      for (var e : openInstants.entrySet()) {
+      for (var e : openInstantEpochs().entrySet()) {
         out.writeUTF(e.getKey());
         out.writeLong(e.getValue());
       }
@@ -513,9 +507,14 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
     return bytes.toByteArray();
   }
 
+  private Map<String, Long> openInstantEpochs() {
+    Map<String, Long> epochs = new LinkedHashMap<>();
+    openInstants.forEach(epochs::put);
+    return epochs;
+  }
+
   private void restore(byte[] state) {
     openInstants.clear();
-    requesters.clear();
     results.clear();
     if (state == null) {
       return;
@@ -529,7 +528,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
       writerId = in.readUTF();
       flinkJobId = in.readUTF();
       for (int i = in.readInt(); i > 0; i--) {
-        openInstants.put(in.readUTF(), in.readLong());
+        openInstants.open(in.readUTF(), in.readLong());
       }
       for (int i = in.readInt(); i > 0; i--) {
         WriteResult r = WriteResult.read(in);

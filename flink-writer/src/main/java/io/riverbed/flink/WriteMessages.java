@@ -29,8 +29,12 @@ final class WriteMessages {
     private static final long serialVersionUID = 1L;
   }
 
-  /** Writer → coordinator (request/response): the instant to write epoch {@code epoch} into. */
-  record InstantRequest(int subtask, long epoch) implements CoordinationRequest {
+  /**
+   * Writer → coordinator (request/response): the instant to write epoch {@code epoch} into;
+   * {@code previousInstant} is the one the writer wrote in its previous epoch (null if none since
+   * it started), which it must not be given again.
+   */
+  record InstantRequest(int subtask, long epoch, String previousInstant) implements CoordinationRequest {
     private static final long serialVersionUID = 1L;
   }
 

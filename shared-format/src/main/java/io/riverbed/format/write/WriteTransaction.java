@@ -152,8 +152,10 @@ public final class WriteTransaction {
   }
 
   /**
-   * Commits: writes {@code T.<action>} with the collected stats, {@code schema} (the table schema
-   * without meta fields) and {@code extraMetadata}, then deletes T's markers.
+   * Commits: deletes the data files T's markers name that no collected stat names
+   * ({@link #deleteUnreportedFiles}), writes {@code T.<action>} with the collected stats,
+   * {@code schema} (the table schema without meta fields) and {@code extraMetadata}, then deletes
+   * T's markers.
    *
    * @return the metadata written
    * @throws io.riverbed.format.CommitConflictException if T is completed already
@@ -179,12 +181,42 @@ public final class WriteTransaction {
       replacedFileIds.forEach((p, ids) -> ids.forEach(id -> builder.addReplacedFileId(p, id)));
     }
     CommitMetadata metadata = builder.build();
+    deleteUnreportedFiles();
     store.complete(inflight, metadata.toJsonBytes());
     committed = true;
     Markers.of(table.fs(), table.metaPath(), inflight.time()).delete();
     LOG.info("Committed {} {} on table {}: {} files", operationType, inflight.withState(State.COMPLETED),
         table.basePath(), stats.size());
     return metadata;
+  }
+
+  /**
+   * Deletes the files written for T that this commit does not carry: once T completes, every data
+   * file named for T reads as committed (in Riverbed's and in Hudi's file listing), so a file no
+   * stat names — written by a task whose result is not part of this commit because it failed, or,
+   * when a restarted job commits T from its checkpoint, because it wrote after that checkpoint —
+   * would add rows nobody committed. Hudi's finalizeWrite reconciles against markers the same way.
+   * Every file of T is new (log files too: an append writes a new log file), so none holds
+   * anything of another instant.
+   */
+  private void deleteUnreportedFiles() {
+    Set<String> reported = new java.util.HashSet<>();
+    stats.forEach(st -> reported.add(st.path()));
+    for (Markers.Marker marker : Markers.of(table.fs(), table.metaPath(), inflight.time()).list()) {
+      if (reported.contains(WriteTaskContext.relativePath(marker.partitionPath(), marker.fileName()))) {
+        continue;
+      }
+      var path = new org.apache.hadoop.fs.Path(table.partitionPath(marker.partitionPath()), marker.fileName());
+      try {
+        if (table.fs().delete(path, false)) {
+          LOG.info("Deleted {} before committing {} of table {}: written for it, but no result of the commit names it",
+              path, inflight, table.basePath());
+        }
+      } catch (java.io.IOException e) {
+        throw new TableException("cannot delete " + path + ", written for " + inflight + " of table " + table.basePath()
+            + " but not part of its commit; the commit is not made", e);
+      }
+    }
   }
 
   private void requireOpen() {

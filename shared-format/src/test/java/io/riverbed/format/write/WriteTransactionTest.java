@@ -132,4 +132,37 @@ class WriteTransactionTest {
         .isInstanceOf(TableException.class).hasMessageContaining(t);
     assertThat(CommitConflictException.class).isAssignableTo(TableException.class);
   }
+
+  @Test
+  void filesWrittenForTheInstantThatNoCommittedStatNamesAreDeletedBeforeTheCommitPoint() throws Exception {
+    for (TableType type : TableType.values()) {
+      Table table = WriteTestSupport.createTable(dir.resolve(type.name()), type);
+      WriteTransaction tx = WriteTransaction.start(table, WriteOperationType.UPSERT);
+      String t = tx.instantTime();
+      // two tasks wrote for t; only the first one's result is part of the commit (the second wrote
+      // after the checkpoint a restarted job commits t from)
+      var reported = WriteTaskContext.of(table, t, 0, 2, 0, WriteTestSupport.SCHEMA, WriteOptions.defaults());
+      var unreported = WriteTaskContext.of(table, t, 1, 2, 0, WriteTestSupport.SCHEMA, WriteOptions.defaults());
+      var kept = write(type, reported, "g1", upsert("1", "a", 1, "2024-01-01"));
+      var stray = write(type, unreported, "g2", upsert("2", "b", 1, "2024-01-01"));
+      tx.addWriteStat(kept);
+      var strayFile = new org.apache.hadoop.fs.Path(table.basePath(), stray.path());
+      assertThat(table.fs().exists(strayFile)).isTrue();
+
+      tx.commit(WriteTestSupport.SCHEMA, Map.of());
+
+      assertThat(table.fs().exists(strayFile)).as("%s: the unreported file", type).isFalse();
+      assertThat(table.fs().exists(new org.apache.hadoop.fs.Path(table.basePath(), kept.path()))).isTrue();
+      assertThat(WriteTestSupport.namesAndTs(Table.open(table.fs(), table.basePath())))
+          .as("%s: the committed table", type).containsOnlyKeys("1");
+    }
+  }
+
+  private static io.riverbed.format.timeline.WriteStat write(TableType type, WriteTaskContext ctx, String fileId,
+      WriteRecord record) {
+    var id = new io.riverbed.format.file.FileGroupId("2024-01-01", fileId);
+    return type == TableType.MERGE_ON_READ
+        ? AppendHandle.of(ctx, id, java.util.Optional.empty()).append(List.of(record)).orElseThrow()
+        : CreateHandle.of(ctx, id).write(List.of(record)).orElseThrow();
+  }
 }

@@ -1,0 +1,79 @@
+package io.riverbed.flink;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.BiConsumer;
+import java.util.function.Supplier;
+
+/**
+ * The write instants the coordinator opened and has not committed yet: for each, the epoch (the
+ * writers' last checkpoint) it was opened for and the writer subtasks that write into it. Which
+ * instant a writer gets is decided here ({@link #assign}).
+ */
+final class OpenInstants {
+  private final TreeMap<String, Long> epochs = new TreeMap<>();
+  private final Map<String, Set<Integer>> writers = new HashMap<>();
+
+  /**
+   * The instant writer {@code subtask} writes its epoch {@code epoch} into.
+   *
+   * <p>The newest open instant when it was opened for this epoch or a later one: a writer whose
+   * barrier came late joins the instant the others already write, which commits after every older
+   * one, so the writer's changes stay ordered after what it wrote before. But never an instant the
+   * writer already wrote in an earlier epoch ({@code previous}, reported at a checkpoint): its
+   * files of that instant are in a result already, and writing the same file groups into the same
+   * instant again would give a file group two base files of one instant (COPY_ON_WRITE), one of
+   * which a reader ignores. Otherwise a new instant from {@code begin}, opened for {@code epoch}.
+   *
+   * @param previous the instant the writer wrote in its previous epoch, or null
+   */
+  String assign(int subtask, long epoch, String previous, Supplier<String> begin) {
+    var newest = epochs.lastEntry();
+    String instant;
+    if (newest != null && newest.getValue() >= epoch && (previous == null || newest.getKey().compareTo(previous) > 0)) {
+      instant = newest.getKey();
+    } else {
+      instant = begin.get();
+      open(instant, epoch);
+    }
+    writers.computeIfAbsent(instant, i -> new HashSet<>()).add(subtask);
+    return instant;
+  }
+
+  /** An instant opened for {@code epoch} (restored from the coordinator's state, or just begun). */
+  void open(String instant, long epoch) {
+    epochs.put(instant, epoch);
+  }
+
+  /** The writer subtasks that were given {@code instant}. */
+  Set<Integer> writers(String instant) {
+    return writers.getOrDefault(instant, Set.of());
+  }
+
+  /** Each open instant with the epoch it was opened for, oldest first. */
+  void forEach(BiConsumer<String, Long> action) {
+    epochs.forEach(action);
+  }
+
+  int size() {
+    return epochs.size();
+  }
+
+  boolean isEmpty() {
+    return epochs.isEmpty();
+  }
+
+  /** {@code instant} is committed. */
+  void remove(String instant) {
+    epochs.remove(instant);
+    writers.remove(instant);
+  }
+
+  void clear() {
+    epochs.clear();
+    writers.clear();
+  }
+}
