@@ -134,6 +134,27 @@ class TableCommitterTest {
     assertThat(rows()).containsOnlyKeys("k1", "k2", "k3");
   }
 
+  /**
+   * A file written for the instant that no message reports (a task that failed before reporting
+   * it, or a later epoch of a Flink writer sharing the instant) is deleted before the commit
+   * point: it never becomes visible with a commit that does not cover it.
+   */
+  @Test
+  void fileOfTheInstantThatNoMessageReportsIsDeletedBeforeTheCommit() throws Exception {
+    TableCommitter committer = committer("writer-a");
+    String instant = committer.begin();
+    CommitMessage reported = append(instant, 0, G1, "k1");
+    CommitMessage unreported = append(instant, 1, G2, "k2");
+    Path orphan = new Path(table.basePath(), unreported.writeStats().get(0).path());
+    assertThat(table.fs().exists(orphan)).isTrue();
+
+    committer.commit(Committable.of(1, instant, List.of(reported)));
+
+    assertThat(table.fs().exists(orphan)).isFalse();
+    assertThat(table.fs().exists(new Path(table.basePath(), reported.writeStats().get(0).path()))).isTrue();
+    assertThat(rows()).containsOnlyKeys("k1");
+  }
+
   @Test
   void aRolledBackInstantCannotBeCommitted() {
     TableCommitter committer = committer("writer-a");
