@@ -222,6 +222,7 @@ final class CoordinatorHarness implements AutoCloseable {
     private static final long BUFFER_LIMIT = 1 << 30;
     private long epoch;
     private String instant;
+    private String previousInstant;
 
     private Writer(CoordinatorHarness harness, Coordinator coordinator, int subtask, int attempt,
         List<WriteResult> restored, long epoch) {
@@ -272,6 +273,9 @@ final class CoordinatorHarness implements AutoCloseable {
         coordinator.event(subtask, attempt, new WriteMessages.Written(result));
       }
       epoch = checkpointId;
+      if (instant != null) {
+        previousInstant = instant;
+      }
       instant = null;
       return List.copyOf(unconfirmed);
     }
@@ -289,7 +293,7 @@ final class CoordinatorHarness implements AutoCloseable {
     private String currentInstant() {
       if (instant == null) {
         try {
-          instant = WriteMessages.instantOf(coordinator.request(new WriteMessages.InstantRequest(subtask, epoch))
+          instant = WriteMessages.instantOf(coordinator.request(new WriteMessages.InstantRequest(subtask, epoch, previousInstant))
               .get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
         } catch (Exception e) {
           throw new IllegalStateException("subtask " + subtask + " got no instant for epoch " + epoch, e);

@@ -81,10 +81,10 @@ class WriteCoordinatorTest {
     Coordinator c = started("MERGE_ON_READ", Map.of());
     writers(c, 0);
 
-    String first = instantOf(c.request(new WriteMessages.InstantRequest(0, 0)));
-    String same = instantOf(c.request(new WriteMessages.InstantRequest(1, 0)));
+    String first = instantOf(c.request(new WriteMessages.InstantRequest(0, 0, null)));
+    String same = instantOf(c.request(new WriteMessages.InstantRequest(1, 0, null)));
     Instant pending = harness.timeline().commitsTimeline().pending().instants().get(0);
-    String next = instantOf(c.request(new WriteMessages.InstantRequest(0, 1)));
+    String next = instantOf(c.request(new WriteMessages.InstantRequest(0, 1, first)));
 
     assertThat(same).isEqualTo(first);
     assertThat(pending.time()).isEqualTo(first);
@@ -100,7 +100,7 @@ class WriteCoordinatorTest {
     Coordinator c = started("MERGE_ON_READ", Map.of());
     harness.writer(c, 0, 0, List.of(), 0).start();
 
-    var response = c.request(new WriteMessages.InstantRequest(0, 0));
+    var response = c.request(new WriteMessages.InstantRequest(0, 0, null));
     c.sync();
     assertThat(response).as("answered before subtask 1 started").isNotDone();
     assertThat(harness.timeline().commitsTimeline().instants()).isEmpty();
@@ -202,8 +202,8 @@ class WriteCoordinatorTest {
     Coordinator c = started("MERGE_ON_READ", Map.of());
     harness.writer(c, 0, 0, List.of(), 0).start();
     harness.writer(c, 1, 0, List.of(), 0).start();
-    String instant = instantOf(c.request(new WriteMessages.InstantRequest(0, 0)));
-    instantOf(c.request(new WriteMessages.InstantRequest(1, 0)));
+    String instant = instantOf(c.request(new WriteMessages.InstantRequest(0, 0, null)));
+    instantOf(c.request(new WriteMessages.InstantRequest(1, 0, null)));
 
     c.checkpoint(1);
     c.event(0, 0, new WriteMessages.Written(WriteResult.of(0, 1, instant, List.of(), 0, null)));

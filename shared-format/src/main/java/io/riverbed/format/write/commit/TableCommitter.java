@@ -11,9 +11,7 @@ import io.riverbed.format.timeline.Timeline;
 import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.timeline.WriteStat;
-import io.riverbed.format.write.Markers;
 import io.riverbed.format.write.WriteTransaction;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -26,7 +24,6 @@ import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import org.apache.avro.Schema;
-import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,12 +47,13 @@ import org.slf4j.LoggerFactory;
  *       The check and the commit are not one atomic step across writers (there is no lock
  *       provider): two writers that commit in the same moment can both pass it. The table's
  *       {@link io.riverbed.format.write.WriterLease} remains what keeps a second Riverbed job out.
- *   <li><b>Reconciled with the instant's markers</b> (Hudi's {@code reconcileAgainstMarkers}): before
- *       the commit point, every data file the instant's markers name that no message reports is
- *       deleted. Such a file was written for the instant but is not part of this commit: by a task
- *       that failed before reporting it, or after the writer's commit identifier (Flink: a later
- *       epoch that shared the instant and that a restore from the identifier's checkpoint replays).
- *       Left in place it would become visible with the commit — data the commit never covered.
+ *   <li><b>Reconciled with the instant's markers</b> (Hudi's {@code reconcileAgainstMarkers}, done by
+ *       {@link WriteTransaction#commit}): before the commit point, every data file the instant's
+ *       markers name that no message reports is deleted. Such a file was written for the instant
+ *       but is not part of this commit: by a task that failed before reporting it, or after the
+ *       writer's commit identifier (Flink: a later epoch that shared the instant and that a restore
+ *       from the identifier's checkpoint replays). Left in place it would become visible with the
+ *       commit — data the commit never covered.
  *   <li><b>Metadata the tasks contribute</b>: their stale-record counts are summed into
  *       {@value #STALE_RECORDS_KEY}; their Kafka offsets are laid over the newest committed ones
  *       (partitions without news keep theirs) into {@link KafkaOffsets#KEY}.
@@ -218,7 +216,6 @@ public final class TableCommitter {
     }
     offsets.ifPresent(o -> extra.put(KafkaOffsets.KEY, o.format()));
 
-    deleteUnreportedFiles(time, committable.identifier(), stats);
     WriteTransaction tx = WriteTransaction.resume(table, time, operationType);
     tx.addWriteStats(stats);
     CommitMetadata metadata = tx.commit(schema, extra);
@@ -254,29 +251,6 @@ public final class TableCommitter {
       }
     }
     return identifiers;
-  }
-
-  /** Deletes the files the markers of instant {@code time} name that none of {@code stats} reports. */
-  private void deleteUnreportedFiles(String time, long identifier, List<WriteStat> stats) {
-    Set<String> reported = new LinkedHashSet<>();
-    stats.forEach(s -> reported.add(s.path()));
-    for (Markers.Marker marker : Markers.of(table.fs(), table.metaPath(), time).list()) {
-      String relative = marker.partitionPath().isEmpty() ? marker.fileName()
-          : marker.partitionPath() + "/" + marker.fileName();
-      if (reported.contains(relative)) {
-        continue;
-      }
-      Path file = new Path(table.basePath(), relative);
-      try {
-        if (table.fs().delete(file, false)) {
-          LOG.info("Deleted {} of instant {} of table {} before its commit: no task reported it (commit identifier {} "
-              + "of writer {})", relative, time, table.basePath(), identifier, writerId);
-        }
-      } catch (IOException e) {
-        throw new TableException("cannot delete " + file + ", written for instant " + time + " of table "
-            + table.basePath() + " but not reported by any task of writer " + writerId, e);
-      }
-    }
   }
 
   private Optional<KafkaOffsets> committedOffsets(Timeline timeline) {
