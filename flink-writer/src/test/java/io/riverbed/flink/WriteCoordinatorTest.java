@@ -95,6 +95,26 @@ class WriteCoordinatorTest {
     assertThat(c.failed()).isFalse();
   }
 
+  /**
+   * Subtask 1 passed barrier 3 and opened an instant; subtask 0, its barrier late, joined it and
+   * reported it at checkpoint 3. Asking for its epoch 3, it must get a new instant: writing the same
+   * file groups into the instant it already reported broke COPY_ON_WRITE tables under load.
+   */
+  @Test
+  void aLateWriterJoinsTheNewestInstantButIsNeverGivenTheOneItReportedAgain() throws Exception {
+    Coordinator c = started("COPY_ON_WRITE", Map.of());
+    writers(c, 0);
+
+    String opened = instantOf(c.request(new WriteMessages.InstantRequest(1, 3, null)));
+    String joined = instantOf(c.request(new WriteMessages.InstantRequest(0, 2, null)));
+    String next = instantOf(c.request(new WriteMessages.InstantRequest(0, 3, joined)));
+
+    assertThat(joined).isEqualTo(opened);
+    assertThat(next).isGreaterThan(opened);
+    assertThat(harness.timeline().commitsTimeline().pending().times()).containsExactly(opened, next);
+    assertThat(c.failed()).isFalse();
+  }
+
   @Test
   void instantRequestsWaitUntilEveryWriterHasStarted() throws Exception {
     Coordinator c = started("MERGE_ON_READ", Map.of());
