@@ -92,6 +92,10 @@ class CleaningJobTest {
 
     int checked = checkTimeTravelFrom(table, earliestRetained, stream, ChunkedSource.positionsAtCheckpoints(name));
     assertThat(checked).as("retained write instants checked by time travel").isPositive();
+    System.out.printf("CLEANING JOB: %d completed cleans, %d files deleted, earliest retained %s, %d data files in "
+        + "%d file groups (at most %d slices per group), %d retained instants time-travelled%n", cleans.size(),
+        cleans.stream().mapToInt(CleanMetadata::totalFilesDeleted).sum(), earliestRetained, onDisk.size(),
+        slices.size(), maxSlices(slices), checked);
   }
 
   @Test
@@ -108,8 +112,10 @@ class CleaningJobTest {
     // instant a clean retaining 2 commits would keep from
     List<Instant> writes = timeline.writeTimeline().completed().instants();
     String wouldRetain = writes.get(writes.size() - 2).time();
-    assertThat(slicesByFileGroup(table).values()).anySatisfy(bases -> assertThat(bases.headSet(wouldRetain))
-        .hasSizeGreaterThan(1));
+    Map<String, TreeSet<String>> slices = slicesByFileGroup(table);
+    assertThat(slices.values()).anySatisfy(bases -> assertThat(bases.headSet(wouldRetain)).hasSizeGreaterThan(1));
+    System.out.printf("NO CLEANING: %d data files in %d file groups (at most %d slices per group)%n",
+        dataFiles(table).size(), slices.size(), maxSlices(slices));
   }
 
   private static List<CleanMetadata> completedCleans(Table table) {
@@ -136,6 +142,10 @@ class CleaningJobTest {
       }
     }
     return out;
+  }
+
+  private static int maxSlices(Map<String, TreeSet<String>> slices) {
+    return slices.values().stream().mapToInt(TreeSet::size).max().orElse(0);
   }
 
   private static TreeSet<String> dataFiles(Table table) {
