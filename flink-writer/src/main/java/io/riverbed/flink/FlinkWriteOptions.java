@@ -1,5 +1,6 @@
 package io.riverbed.flink;
 
+import io.riverbed.format.clean.CleanOptions;
 import io.riverbed.format.record.KeyGeneratorOptions;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.write.WriteOptions;
@@ -111,6 +112,8 @@ public record FlinkWriteOptions(
   public static final String BATCH_SIZE = "write.batch.size";
   public static final String COMPACTION_ASYNC = "compaction.async.enabled";
   public static final String COMPACTION_DELTA_COMMITS = "compaction.delta_commits";
+  /** Hudi's Flink name; what a clean keeps is read by {@link CleanOptions#fromFlinkMap} ({@code clean.*}). */
+  public static final String CLEAN_ASYNC = "clean.async.enabled";
   public static final String INDEX_BOOTSTRAP = "index.bootstrap.enabled";
   public static final String TOMBSTONE_RETENTION = "index.tombstone.retention";
   public static final String LEASE_ENABLED = "write.lease.enabled";
@@ -231,6 +234,16 @@ public record FlinkWriteOptions(
   /** True unless {@value #LEASE_ENABLED} is false: the job holds the table's writer lease while it writes. */
   public boolean leaseEnabled() {
     return bool(raw, LEASE_ENABLED, true);
+  }
+
+  /** True unless {@value #CLEAN_ASYNC} is false: the job cleans the table after its commits (Hudi Flink's default). */
+  public boolean cleanAsyncEnabled() {
+    return bool(raw, CLEAN_ASYNC, true);
+  }
+
+  /** What the job's cleans keep: Hudi's Flink {@code clean.*} options with their Flink defaults. */
+  public CleanOptions cleanOptions() {
+    return CleanOptions.fromFlinkMap(raw);
   }
 
   /** How long the writer lease lasts without renewal ({@value #LEASE_TIMEOUT}). */
@@ -384,6 +397,13 @@ public record FlinkWriteOptions(
     d.put(COMPACTION_ASYNC, new String[] {"false", "MERGE_ON_READ: schedule compaction after commits (coordinator, "
         + "metadata only) and run it in a writer task."});
     d.put(COMPACTION_DELTA_COMMITS, new String[] {"5", "Delta commits since the last compaction that trigger one."});
+    d.put(CLEAN_ASYNC, new String[] {"true", "Clean the table after commits (Hudi's Flink option): once a checkpoint's "
+        + "instant is committed, the write coordinator starts a clean on a thread of its own, so commits and "
+        + "checkpoints never wait for it; commits that come while a clean runs start no clean of their own, one more "
+        + "clean follows it. What is kept: "
+        + CleanOptions.FLINK_POLICY + ", " + CleanOptions.FLINK_RETAIN_COMMITS + ", " + CleanOptions.FLINK_RETAIN_HOURS
+        + ", " + CleanOptions.FLINK_RETAIN_FILE_VERSIONS + " (see Cleaning). A failed clean is logged and never fails "
+        + "the job; the next one finishes its plan. false: the job never cleans (clean with the core's Cleaner)."});
     d.putAll(FlinkHiveSync.DESCRIPTIONS);
     return Map.copyOf(d);
   }

@@ -1,6 +1,7 @@
 package io.riverbed.flink;
 
 import io.riverbed.format.TableException;
+import io.riverbed.format.clean.AsyncCleaner;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.write.CompactionOptions;
@@ -90,7 +91,10 @@ import org.slf4j.LoggerFactory;
  * holds the table's {@link WriterLease} (unless {@code write.lease.enabled=false}), renews it, and
  * checks it before each commit: a second job on the table fails at start, naming this one.
  *
- * <p>All protocol work runs on one coordinator thread, in arrival order.
+ * <p>All protocol work runs on one coordinator thread, in arrival order. After each commit, unless
+ * {@code clean.async.enabled=false}, the committer's post-commit {@link AsyncCleaner} cleans the
+ * table on a thread of its own (one clean at a time), so a clean never holds up a commit or a
+ * checkpoint; {@link #close} stops it.
  */
 final class WriteCoordinator implements OperatorCoordinator, CoordinationRequestHandler {
   private static final Logger LOG = LoggerFactory.getLogger(WriteCoordinator.class);
@@ -142,6 +146,8 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
   private final Optional<HiveSyncAction> hiveSync;
   /** Schedules compactions ({@code compaction.async.enabled}, MERGE_ON_READ). */
   private final CompactionTrigger compactionTrigger;
+  /** Cleans after commits on its own thread ({@code clean.async.enabled}): a post-commit action of the committer. */
+  private final Optional<AsyncCleaner> cleaner;
 
   WriteCoordinator(Context context, FlinkWriteOptions options, String schemaJson) {
     this.context = context;
@@ -152,6 +158,12 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
     this.parallelism = context.currentParallelism();
     this.compactionTrigger = CompactionTrigger.of(CompactionOptions.fromMap(options.raw()),
         options.compactionDeltaCommits(), this::sendCompaction);
+    this.cleaner = options.cleanAsyncEnabled() ? Optional.of(AsyncCleaner.of(options.cleanOptions(), r -> {
+      Thread t = new Thread(r, "riverbed-clean-" + options.tableName());
+      t.setDaemon(true);
+      t.setContextClassLoader(context.getUserCodeClassloader());
+      return t;
+    })) : Optional.empty();
   }
 
   @Override
@@ -175,6 +187,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
 
   @Override
   public void close() throws Exception {
+    cleaner.ifPresent(AsyncCleaner::close);
     if (leaseRenewal != null) {
       leaseRenewal.shutdownNow();
     }
@@ -422,6 +435,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
         })
         .afterCommitPoint(() -> FaultInjection.check(FaultInjection.COORDINATOR_DURING_COMMIT));
     hiveSync.ifPresent(c::postCommit);
+    cleaner.ifPresent(c::postCommit);
     return c;
   }
 

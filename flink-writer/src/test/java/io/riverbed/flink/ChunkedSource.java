@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -28,6 +29,8 @@ public final class ChunkedSource extends RichParallelSourceFunction<RowData>
   private static final Map<String, Boolean> FAILED = new ConcurrentHashMap<>();
   private static final Map<String, Map<Long, Integer>> POSITIONS = new ConcurrentHashMap<>();
   private static final Map<String, AtomicInteger> ATTEMPTS = new ConcurrentHashMap<>();
+  private static final Map<String, Map<Integer, BooleanSupplier>> HOLDS = new ConcurrentHashMap<>();
+  private static final long HOLD_LIMIT_MILLIS = 10 * 60 * 1000L;
 
   private final String dataset;
   private final int idleCheckpoints;
@@ -89,6 +92,15 @@ public final class ChunkedSource extends RichParallelSourceFunction<RowData>
     return name;
   }
 
+  /**
+   * Makes the source of {@code name} (before or after it is registered) hold chunk {@code chunk} back until
+   * {@code condition} holds, checked every 50 ms; checkpoints go on meanwhile. After ten minutes
+   * the source fails, naming the chunk.
+   */
+  public static void holdBefore(String name, int chunk, BooleanSupplier condition) {
+    HOLDS.computeIfAbsent(name, n -> new ConcurrentHashMap<>()).put(chunk, condition);
+  }
+
   /** The position restored from a checkpoint, if the job restarted. */
   public static Integer restoredPosition(String name) {
     return RESTORED.get(name);
@@ -133,6 +145,7 @@ public final class ChunkedSource extends RichParallelSourceFunction<RowData>
     running = true;
     List<List<RowData>> chunks = DATASETS.get(dataset);
     while (running && next < chunks.size()) {
+      awaitHold(next);
       synchronized (ctx.getCheckpointLock()) {
         for (RowData row : chunks.get(next)) {
           ctx.collect(row);
@@ -149,6 +162,19 @@ public final class ChunkedSource extends RichParallelSourceFunction<RowData>
       }
       if (failAfter != NO_FAILURE && next == failAfter + 1 && FAILED.putIfAbsent(dataset, true) == null) {
         throw new IllegalStateException("injected failure after chunk " + failAfter + " was committed");
+      }
+    }
+  }
+
+  private void awaitHold(int chunk) throws InterruptedException {
+    BooleanSupplier hold = HOLDS.getOrDefault(dataset, Map.of()).get(chunk);
+    long deadline = System.currentTimeMillis() + HOLD_LIMIT_MILLIS;
+    while (running && hold != null && !hold.getAsBoolean()) {
+      if (System.currentTimeMillis() > deadline) {
+        throw new IllegalStateException("chunk " + chunk + " of " + dataset + " held back for too long");
+      }
+      synchronized (progress) {
+        progress.wait(50);
       }
     }
   }

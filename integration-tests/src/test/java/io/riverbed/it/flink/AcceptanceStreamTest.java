@@ -40,7 +40,9 @@ class AcceptanceStreamTest {
           "--schema", schema.toString(), "--table-path", table.toString(), "--table-name", "trips",
           "--table-type", "MERGE_ON_READ", "--record-key", "uuid", "--precombine", "ts",
           "--partition-path", String.join(",", FlinkTrips.PARTITION_FIELDS),
-          "--checkpoint-interval", "150ms", "--checkpoint-dir", checkpointDir.toString(), "--parallelism", "2"));
+          "--checkpoint-interval", "150ms", "--checkpoint-dir", checkpointDir.toString(), "--parallelism", "2",
+          // time travel to each commit is checked: the job must not clean (clean.async.enabled)
+          "--set", "clean.async.enabled=false"));
     }
     System.out.printf("acceptance stream: timeline %s%n", TimelineInstant.completed(table));
   }

@@ -118,7 +118,8 @@ public record CleanOptions(
         + "the last clean's earliest retained instant wrote; false: list every partition."});
     d.put(MAX_COMMITS, new String[] {"1", "Completed commits since the last clean before a new clean is planned."});
     d.put(FLINK_POLICY, new String[] {"KEEP_LATEST_COMMITS", "Hudi's Flink name of " + POLICY + " (CleanOptions."
-        + "fromFlinkMap; falls back to " + POLICY + "). The Flink job does not run the cleaner yet."});
+        + "fromFlinkMap; falls back to " + POLICY + "). The Flink job cleans after commits unless clean.async.enabled "
+        + "is false."});
     d.put(FLINK_RETAIN_COMMITS, new String[] {"30", "Hudi's Flink name of " + COMMITS_RETAINED + ", with Hudi's Flink "
         + "default (falls back to " + COMMITS_RETAINED + ")."});
     d.put(FLINK_RETAIN_HOURS, new String[] {"24", "Hudi's Flink name of " + HOURS_RETAINED + " (falls back to "

@@ -23,6 +23,8 @@ import java.util.stream.Collectors;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -91,6 +93,46 @@ class CleanSafetyTest {
     assertThat(result.earliestInstantRetained()).as("the last completed write before the pending compaction")
         .isEqualTo(w.get(3));
     assertThat(slicesIn(t, P2)).hasSize(2).doesNotContain(w.get(0));
+  }
+
+  /**
+   * A streaming writer's next instant is pending (its files written, not committed) while a clean
+   * runs beside it: the clean deletes older slices but none of the pending instant's files, and the
+   * instant commits afterwards with every key readable.
+   */
+  @ParameterizedTest
+  @EnumSource(TableType.class)
+  void cleanBesideAPendingWriteKeepsEveryFileItWrote(TableType type) throws Exception {
+    var t = CleanTestTable.create(dir, type);
+    t.upsertRound(1);
+    t.upsertRound(2);
+    if (type == TableType.MERGE_ON_READ) {
+      t.compact();
+    }
+    t.upsertRound(3);
+    if (type == TableType.MERGE_ON_READ) {
+      t.compact();
+    }
+    t.upsertRound(4);
+    var before = t.dataFiles();
+    var batch = new java.util.ArrayList<WriteRecord>();
+    for (int k = 0; k < 6; k++) {
+      batch.add(WriteTestSupport.upsert("k" + k, "r5", 5, CleanTestTable.PARTITIONS.get(k % 2)));
+    }
+    WriteTransaction pending = t.writer.writeUncommitted(batch);
+    var pendingFiles = new TreeSet<>(t.dataFiles());
+    pendingFiles.removeAll(before);
+    assertThat(pendingFiles).as("files of the pending instant").isNotEmpty();
+
+    List<CleanResult> results = Cleaner.of(t.table).options(retain(1)).clean();
+
+    assertThat(results).hasSize(1);
+    assertThat(results.get(0).filesDeleted()).as("older slices cleaned").isPositive();
+    assertThat(results.get(0).earliestInstantRetained()).as("the last completed write before the pending one")
+        .isEqualTo(t.writes().get(t.writes().size() - 1));
+    assertThat(t.dataFiles()).containsAll(pendingFiles);
+    pending.commit(WriteTestSupport.SCHEMA, Map.of());
+    assertThat(t.snapshot()).hasSize(6).allSatisfy((k, v) -> assertThat(v).isEqualTo("r5@5"));
   }
 
   @Test

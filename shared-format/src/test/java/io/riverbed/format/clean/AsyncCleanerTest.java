@@ -1,0 +1,124 @@
+package io.riverbed.format.clean;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableConfig;
+import io.riverbed.format.testing.Await;
+import io.riverbed.format.timeline.Action;
+import io.riverbed.format.timeline.Instant;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The threading contract of {@link AsyncCleaner}: cleans run off the committing thread, one at a
+ * time, commits during a clean cause one more after it, failures stay on the clean thread, close
+ * interrupts. Each test forces its interleaving with latches; nothing depends on timing.
+ */
+class AsyncCleanerTest {
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  private static final Instant COMMIT = Instant.completed("20240101000000000", Action.DELTA_COMMIT);
+
+  @TempDir java.nio.file.Path dir;
+  private Table table;
+  private final ThreadFactory threads = r -> {
+    Thread t = new Thread(r, "test-clean");
+    t.setDaemon(true);
+    return t;
+  };
+
+  @BeforeEach
+  void createTable() throws Exception {
+    table = Table.create(FileSystem.getLocal(new Configuration()), new Path(dir.toUri().toString(), "t"),
+        TableConfig.builder("t").recordKeyFields(List.of("id")).build());
+  }
+
+  @Test
+  void cleanRunsOnItsOwnThreadAndCommitsDuringItCauseOneMoreAfterIt() throws Exception {
+    var started = new CountDownLatch(1);
+    var release = new CountDownLatch(1);
+    var runs = new AtomicInteger();
+    var thread = new AtomicReference<String>();
+    try (var cleaner = AsyncCleaner.running(t -> {
+      thread.set(Thread.currentThread().getName());
+      if (runs.incrementAndGet() == 1) {
+        started.countDown();
+        await(release);
+      }
+      return List.of();
+    }, threads)) {
+      cleaner.afterCommit(table, COMMIT, null);
+      assertThat(started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+      assertThat(thread.get()).isEqualTo("test-clean");
+      cleaner.afterCommit(table, COMMIT, null);
+      cleaner.afterCommit(table, COMMIT, null);
+      cleaner.afterCommit(table, COMMIT, null);
+      assertThat(runs).as("no second clean while the first runs").hasValue(1);
+      release.countDown();
+      Await.await("the cleans to end", WAIT).until(() -> !cleaner.isRunning());
+      assertThat(runs).as("three commits during the first clean caused one more").hasValue(2);
+
+      cleaner.afterCommit(table, COMMIT, null);
+      Await.await("a third clean", WAIT).until(() -> runs.get() == 3 && !cleaner.isRunning());
+    }
+  }
+
+  @Test
+  void aFailedCleanStaysOnItsThreadAndTheNextCommitCleansAgain() throws Exception {
+    var runs = new AtomicInteger();
+    try (var cleaner = AsyncCleaner.running(t -> {
+      if (runs.incrementAndGet() == 1) {
+        throw new IllegalStateException("injected clean failure");
+      }
+      return List.of();
+    }, threads)) {
+      cleaner.afterCommit(table, COMMIT, null);
+      Await.await("the failed clean", WAIT).until(() -> runs.get() == 1 && !cleaner.isRunning());
+      cleaner.afterCommit(table, COMMIT, null);
+      Await.await("the next clean", WAIT).until(() -> runs.get() == 2 && !cleaner.isRunning());
+    }
+  }
+
+  @Test
+  void closeInterruptsTheRunningCleanAndStartsNoMore() throws Exception {
+    var started = new CountDownLatch(1);
+    var interrupted = new CountDownLatch(1);
+    var runs = new AtomicInteger();
+    var cleaner = AsyncCleaner.running(t -> {
+      runs.incrementAndGet();
+      started.countDown();
+      try {
+        new CountDownLatch(1).await();
+      } catch (InterruptedException e) {
+        interrupted.countDown();
+      }
+      return List.of();
+    }, threads);
+    cleaner.afterCommit(table, COMMIT, null);
+    assertThat(started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    cleaner.close();
+    assertThat(interrupted.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    cleaner.afterCommit(table, COMMIT, null);
+    assertThat(cleaner.isRunning()).isFalse();
+    assertThat(runs).hasValue(1);
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}
