@@ -134,6 +134,21 @@ class ArchiveTest {
   }
 
   @Test
+  void archivalStopsAtTheFirstSavepoint() throws Exception {
+    var t = rounds(CleanTestTable.create(dir, TableType.COPY_ON_WRITE), 1, 6);
+    List<String> w = t.writes();
+    t.savepoint(w.get(2));
+    var asOfSavepoint = t.asOf(w.get(2));
+
+    ArchiveResult result = archiver(t).options(keep(1, 2)).archive();
+
+    assertThat(result.completedInstants()).extracting(Instant::time).containsExactlyElementsOf(w.subList(0, 2));
+    assertThat(t.timeline().ofAction(Action.SAVEPOINT).completed().times()).containsExactly(w.get(2));
+    assertThat(completedCommits(t)).first().isEqualTo(w.get(2));
+    assertThat(t.asOf(w.get(2))).isEqualTo(asOfSavepoint);
+  }
+
+  @Test
   void aCrashAfterTheArchiveFileIsWrittenLeavesDuplicatesTheNextRunTolerates() throws Exception {
     var t = rounds(CleanTestTable.create(dir, TableType.MERGE_ON_READ), 1, 6);
     List<String> w = t.writes();
