@@ -1,6 +1,7 @@
 package io.riverbed.it.riverbed;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.riverbed.format.archive.ArchiveOptions;
 import io.riverbed.format.archive.ArchiveResult;
@@ -50,7 +51,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Archival across engines, Apache Hudi 0.15 as the oracle: Hudi reads a table Riverbed archived as
  * before (snapshot, time travel to active instants) and its {@code HoodieArchivedTimeline} and log
- * reader load Riverbed's archive file with the archived instants' actions and states; Hudi's own
+ * reader load Riverbed's archive file with the archived instants' actions and states, also after a
+ * crash between writing it and deleting the active files left duplicates; Hudi's own
  * archiver on a Riverbed table, then Riverbed reads it, writes and archives on, and Hudi reads that.
  */
 class ArchiveCrossEngineTest {
@@ -149,6 +151,29 @@ class ArchiveCrossEngineTest {
         .as("every state Hudi's log reader decodes").containsExactlyElementsOf(riverbedEntries(result.archived()));
     assertThat(hudiDecodedEntries(path, result.archiveFile().get()))
         .anyMatch(e -> e.endsWith(" compaction REQUESTED")).anyMatch(e -> e.endsWith(" deltacommit INFLIGHT"));
+  }
+
+  @Test
+  void hudiLoadsTheArchiveAfterACrashBetweenWritingItAndDeletingTheActiveFiles() throws Exception {
+    Path path = dir.resolve("rb_archive_crash_mor");
+    ScenarioTable t = writeMor(path).finish();
+    List<String> times = t.commitTimes();
+    Table table = open(path);
+    assertThatThrownBy(() -> Archiver.of(table).options(keep(3, 5)).afterArchiveFileWritten(() -> {
+      throw new IllegalStateException("crash");
+    }).archive()).hasMessage("crash");
+    assertThat(hudiActiveCompletedCommits(path)).as("nothing deleted yet").containsExactlyElementsOf(times);
+    SparkOracle.snapshot(path).withoutPhysicalMetaColumns().assertSameAs(t.expectedSnapshot(), t + " Hudi after the crash");
+
+    ArchiveResult rerun = Archiver.of(open(path)).options(keep(3, 5)).archive();
+
+    assertThat(rerun.archiveFile()).contains(".commits_.archive.2_1-0-1");
+    HoodieArchivedTimeline archived = metaClient(path).getArchivedTimeline();
+    assertThat(archived.filterCompletedInstants().getInstantsAsStream().map(HoodieInstant::getTimestamp).distinct()
+        .toList()).as("Hudi's archived timeline over the duplicated entries")
+        .containsExactlyElementsOf(times.subList(0, times.size() - 3));
+    assertThat(hudiActiveCompletedCommits(path)).containsExactlyElementsOf(times.subList(times.size() - 3, times.size()));
+    SparkOracle.snapshot(path).withoutPhysicalMetaColumns().assertSameAs(t.expectedSnapshot(), t + " Hudi after the rerun");
   }
 
   /** Hudi's write client archiving with keep.min/max 3/4 (cleaner retaining 2), metadata table off. */
