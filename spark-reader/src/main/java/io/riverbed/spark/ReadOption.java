@@ -31,7 +31,8 @@ public enum ReadOption {
   INCR_FILTERS("hoodie.datasource.read.incr.filters", "",
       "Incremental queries: extra filters. Not supported (must be empty); use DataFrame filters.", List.of("")),
   INCR_FALLBACK_FULL_SCAN("hoodie.datasource.read.incr.fallback.fulltablescan.enable", "false",
-      "Incremental queries: fall back to a full table scan when files were cleaned. Not supported.", List.of("false")),
+      "Incremental queries: fall back to a full table scan when files were cleaned or the range reaches archived "
+          + "instants. Not supported (a range reaching archived instants fails).", List.of("false")),
   SCHEMA_USE_END_INSTANT("hoodie.datasource.read.schema.use.end.instanttime", "false",
       "Incremental queries: use the schema as of the end instant. Not supported (the latest schema is used).",
       List.of("false")),

@@ -1,5 +1,6 @@
 package io.riverbed.format.clean;
 
+import io.riverbed.format.options.IntegerOption;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -86,20 +87,7 @@ public record CleanOptions(
   }
 
   private static int integer(Map<String, String> conf, String key, String fallbackKey, int defaultValue) {
-    String value = conf.get(key);
-    String used = key;
-    if (value == null && fallbackKey != null) {
-      value = conf.get(fallbackKey);
-      used = fallbackKey;
-    }
-    if (value == null) {
-      return defaultValue;
-    }
-    try {
-      return Integer.parseInt(value.trim());
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(used + " must be an integer, got '" + value + "'", e);
-    }
+    return IntegerOption.read(conf, key, fallbackKey, defaultValue);
   }
 
   private static Map<String, String[]> descriptions() {

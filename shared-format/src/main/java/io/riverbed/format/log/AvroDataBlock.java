@@ -51,6 +51,16 @@ public final class AvroDataBlock implements LogBlock {
     return new AvroDataBlock(Map.copyOf(header), schema, List.copyOf(records), null, null);
   }
 
+  /**
+   * A block whose only header is {@code SCHEMA}: what Hudi's archiver writes into archived
+   * timeline files, whose records belong to many instants.
+   */
+  public static AvroDataBlock withSchemaOnly(Schema schema, List<? extends GenericRecord> records) {
+    var header = new EnumMap<HeaderKey, String>(HeaderKey.class);
+    header.put(HeaderKey.SCHEMA, schema.toString());
+    return new AvroDataBlock(Map.copyOf(header), schema, List.copyOf(records), null, null);
+  }
+
   static AvroDataBlock read(Map<HeaderKey, String> header, BlockContent content, BlockLocation location) {
     return new AvroDataBlock(Map.copyOf(header), null, null, content, location);
   }

@@ -1,6 +1,7 @@
 package io.riverbed.format.query;
 
 import io.riverbed.format.TableException;
+import io.riverbed.format.archive.ArchivedTimeline;
 import io.riverbed.format.file.FileSlice;
 import io.riverbed.format.file.FileSystemView;
 import io.riverbed.format.file.FileSystemViewLoader;
@@ -92,6 +93,7 @@ public final class QueryPlanner {
     Timeline candidates = (cow ? active.commitAndReplaceTimeline() : active.writeTimeline()).completed();
     String begin = spec.beginInstant().orElseThrow();
     String end = spec.endInstant().or(() -> candidates.last().map(Instant::time)).orElse(begin);
+    requireNotArchived(table, active, begin, end);
     Optional<String> hole = firstHole(active, begin, end);
     if (hole.isPresent()) {
       if (spec.holesPolicy() == QuerySpec.HolesPolicy.FAIL) {
@@ -112,6 +114,27 @@ public final class QueryPlanner {
     FileSystemView view = FileSystemViewLoader.fromFiles(table, active, onlyValues(files));
     List<FileSlice> slices = view.latestMergedSlices(last);
     return new QueryPlan(table, active, schema, Optional.of(last), Optional.of(range), toSplits(slices, last, range));
+  }
+
+  /**
+   * An incremental range that reaches before the active timeline into archived write instants
+   * fails: Riverbed has neither Hudi's silently partial answer nor its full-table-scan fallback
+   * ({@code hoodie.datasource.read.incr.fallback.fulltablescan.enable}). The archive is read only
+   * when the range starts before the active timeline.
+   */
+  private static void requireNotArchived(Table table, Timeline active, String begin, String end) {
+    Optional<String> start = active.writeTimeline().firstNonSavepoint().map(Instant::time);
+    if (start.isPresent() && begin.compareTo(start.get()) >= 0) {
+      return;
+    }
+    List<String> archived = ArchivedTimeline.load(table).timeline().writeTimeline().completed().inRange(begin, end)
+        .times();
+    if (!archived.isEmpty()) {
+      throw new TableException("table " + table.basePath() + ": the incremental range (" + begin + ", " + end
+          + "] reaches " + archived.size() + " archived instants, " + archived.get(0) + " to "
+          + archived.get(archived.size() - 1) + ", which Riverbed does not read incrementally (no full-table-scan "
+          + "fallback); begin at " + archived.get(archived.size() - 1) + " or later, or read a snapshot");
+    }
   }
 
   /** The first commit/deltacommit/replacecommit still pending while a later one in (begin, end] completed. */

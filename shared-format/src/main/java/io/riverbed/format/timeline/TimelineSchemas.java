@@ -31,6 +31,8 @@ public final class TimelineSchemas {
   public static final Schema SAVEPOINT_PARTITION_METADATA =
       SAVEPOINT_METADATA.getField("partitionMetadata").schema().getValueType();
   public static final Schema REQUESTED_REPLACE_METADATA = load("HoodieRequestedReplaceMetadata");
+  /** One instant state of the archived timeline, with every metadata record nested in it. */
+  public static final Schema ARCHIVED_META_ENTRY = load("HoodieArchivedMetaEntry");
 
   private TimelineSchemas() {}
 

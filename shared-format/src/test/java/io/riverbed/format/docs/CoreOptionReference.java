@@ -1,5 +1,6 @@
 package io.riverbed.format.docs;
 
+import io.riverbed.format.archive.ArchiveOptions;
 import io.riverbed.format.base.BaseFileOptions;
 import io.riverbed.format.clean.CleanOptions;
 import io.riverbed.format.record.KeyGeneratorOptions;
@@ -15,7 +16,7 @@ import java.util.Map;
  * The {@code core} section of {@code docs/OPTIONS.md}: the engine-neutral write options every
  * writer passes through, and the {@code hoodie.properties} keys, rendered from
  * {@link WriteOptions}, {@link BaseFileOptions}, {@link KeyGeneratorOptions},
- * {@link CompactionOptions}, {@link CleanOptions} and {@link TableProperty}.
+ * {@link CompactionOptions}, {@link CleanOptions}, {@link ArchiveOptions} and {@link TableProperty}.
  */
 public final class CoreOptionReference {
   public static final String SECTION = "core";
@@ -41,6 +42,11 @@ public final class CoreOptionReference {
         .append("What `Cleaner` keeps (see CONCEPTS.md, Cleaning). `CleanOptions.fromMap` reads the `hoodie.*` keys with\n")
         .append("Hudi's writer defaults, `CleanOptions.fromFlinkMap` the `clean.*` names with Hudi's Flink defaults.\n\n")
         .append(OptionsPage.optionTable(CleanOptions.DESCRIPTIONS))
+        .append("\n### Archival (`ArchiveOptions`)\n\n")
+        .append("When `Archiver` moves instants from the active timeline into `.hoodie/archived/` (see CONCEPTS.md,\n")
+        .append("Archival). `ArchiveOptions.fromMap` reads the `hoodie.*` keys with Hudi's writer defaults,\n")
+        .append("`ArchiveOptions.fromFlinkMap` the `archive.*` names with Hudi's Flink defaults.\n\n")
+        .append(OptionsPage.optionTable(ArchiveOptions.DESCRIPTIONS))
         .append("\n## Table properties (`.hoodie/hoodie.properties`, `TableProperty`)\n\n")
         .append("Fixed when the table is created; every writer and reader takes them from the table. \"Written\" says\n")
         .append("when Riverbed puts the key into a table it creates (the Flink writer also sets\n")

@@ -11,16 +11,13 @@ import io.riverbed.format.table.TableType;
 import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.CleanerPlan;
 import io.riverbed.format.timeline.Instant;
-import io.riverbed.format.timeline.SavepointMetadata;
 import io.riverbed.format.timeline.State;
 import io.riverbed.format.timeline.TimelineStore;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -216,7 +213,7 @@ class CleanSafetyTest {
       t.upsertRound(r);
     }
     List<String> w = t.writes();
-    savepoint(t, w.get(1));
+    t.savepoint(w.get(1));
 
     CleanResult result = Cleaner.of(t.table).options(retain(1)).clean().get(0);
 
@@ -234,7 +231,7 @@ class CleanSafetyTest {
     t.upsertRound(4, List.of(P2));
     t.upsertRound(5, List.of(P2));
     List<String> w = t.writes();
-    savepoint(t, w.get(0));
+    t.savepoint(w.get(0));
     Cleaner.of(t.table).options(retain(1)).clean();
     assertThat(slicesIn(t, P1)).containsExactly(w.get(0), w.get(2));
 
@@ -245,18 +242,5 @@ class CleanSafetyTest {
     assertThat(second.deletedFilesByPartition()).containsKey(P1);
     assertThat(slicesIn(t, P1)).containsExactly(w.get(2));
     assertThat(slicesIn(t, P2)).containsExactly(w.get(4), r6);
-  }
-
-  /** A completed savepoint of {@code time} pinning the files of the latest slices as of it. */
-  private static void savepoint(CleanTestTable t, String time) {
-    Map<String, List<String>> files = new LinkedHashMap<>();
-    for (String p : t.table.listPartitions()) {
-      files.put(p, FileSystemViewLoader.listDataFiles(t.table, p).stream().map(FileStatus::getPath).map(Path::getName)
-          .filter(n -> CleanTestTable.sliceOf(n).equals(time)).toList());
-    }
-    var store = store(t);
-    store.create(Instant.inflight(time, Action.SAVEPOINT), new byte[0]);
-    store.create(Instant.completed(time, Action.SAVEPOINT),
-        new SavepointMetadata("test", 0L, "", files, SavepointMetadata.LATEST_VERSION).toBytes());
   }
 }

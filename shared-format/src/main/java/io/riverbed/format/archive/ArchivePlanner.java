@@ -1,0 +1,120 @@
+package io.riverbed.format.archive;
+
+import io.riverbed.format.table.TableType;
+import io.riverbed.format.timeline.Action;
+import io.riverbed.format.timeline.Instant;
+import io.riverbed.format.timeline.Timeline;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Which instants an archival moves, by Hudi 0.15's rules ({@code HoodieTimelineArchiver}):
+ *
+ * <ul>
+ *   <li>completed cleans and rollbacks, per action: once there are more than max, the oldest down
+ *       to min;
+ *   <li>completed commits (commit, deltacommit, replacecommit; a compaction completes as a commit):
+ *       once there are more than max, the oldest down to min, but only those older than every
+ *       instant still needed: the first completed savepoint, the newest completed commit before
+ *       the oldest pending write (a pending compaction, an inflight write; the pending instant
+ *       itself when no completed commit precedes it), on MERGE_ON_READ the last compaction and the
+ *       delta commits since while they are fewer than the compaction trigger, the first replacecommit
+ *       whose replaced files the last clean may not have deleted yet, and the last clean's
+ *       earliest retained commit (Riverbed: its incremental cleaning and time-travel checks read
+ *       the commits from there on);
+ * </ul>
+ *
+ * The caller archives at most {@link ArchiveOptions#maxInstantsPerRun()} of them, oldest first.
+ *
+ * Pending instants are never archived on their own: only the requested and inflight files of an
+ * instant that completed go with it (the caller adds them).
+ */
+final class ArchivePlanner {
+  private ArchivePlanner() {}
+
+  /**
+   * Every completed instant due for archival, oldest first.
+   *
+   * @param earliestRetainedByClean the last completed clean's {@code earliestCommitToRetain}, if any
+   */
+  static List<Instant> plan(Timeline active, TableType type, ArchiveOptions options,
+      Optional<String> earliestRetainedByClean) {
+    List<Instant> chosen = new ArrayList<>();
+    for (Action action : List.of(Action.CLEAN, Action.ROLLBACK)) {
+      List<Instant> done = active.ofAction(action).completed().instants();
+      if (done.size() > options.maxCommitsToKeep()) {
+        chosen.addAll(done.subList(0, done.size() - options.minCommitsToKeep()));
+      }
+    }
+    chosen.addAll(commitsToArchive(active, type, options, earliestRetainedByClean));
+    chosen.sort(Comparator.naturalOrder());
+    return List.copyOf(chosen);
+  }
+
+  private static List<Instant> commitsToArchive(Timeline active, TableType type, ArchiveOptions options,
+      Optional<String> earliestRetainedByClean) {
+    List<Instant> commits = active.commitsTimeline().completed().instants();
+    if (commits.size() <= options.maxCommitsToKeep()) {
+      return List.of();
+    }
+    Optional<String> bound = earliest(List.of(
+        active.ofAction(Action.SAVEPOINT).completed().first().map(Instant::time),
+        oldestCommitToRetainForPendingWrites(active, commits),
+        type == TableType.MERGE_ON_READ ? oldestToRetainForCompaction(active, options) : Optional.empty(),
+        oldestReplaceToRetain(active, earliestRetainedByClean),
+        earliestRetainedByClean.filter(t -> !t.isEmpty())));
+    int limit = commits.size() - options.minCommitsToKeep();
+    List<Instant> out = new ArrayList<>();
+    for (Instant c : commits) {
+      if (out.size() == limit || (bound.isPresent() && c.time().compareTo(bound.get()) >= 0)) {
+        break;
+      }
+      out.add(c);
+    }
+    return out;
+  }
+
+  /** The newest completed commit before the oldest pending write, or that pending write if none precedes it. */
+  private static Optional<String> oldestCommitToRetainForPendingWrites(Timeline active, List<Instant> commits) {
+    Optional<Instant> oldestPending = active.writeTimeline().pending().first();
+    if (oldestPending.isEmpty()) {
+      return Optional.empty();
+    }
+    String pending = oldestPending.get().time();
+    Optional<String> before = commits.stream().map(Instant::time).filter(t -> t.compareTo(pending) < 0)
+        .reduce((a, b) -> b);
+    return Optional.of(before.orElse(pending));
+  }
+
+  /**
+   * The last completed compaction (or, before any, the first delta commit) while fewer delta
+   * commits than the compaction trigger completed since it: scheduling still has to count them.
+   */
+  private static Optional<String> oldestToRetainForCompaction(Timeline active, ArchiveOptions options) {
+    Optional<String> lastCompaction = active.commitAndReplaceTimeline().completed().ofAction(Action.COMMIT).last()
+        .map(Instant::time);
+    Timeline deltas = active.ofAction(Action.DELTA_COMMIT);
+    Timeline since = lastCompaction.map(t -> deltas.filter(i -> i.time().compareTo(t) > 0)).orElse(deltas);
+    if (since.completed().size() < options.compactionDeltaCommits()) {
+      return lastCompaction.or(() -> since.first().map(Instant::time));
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * The first replacecommit whose replaced file groups may still be on storage: at or after the last
+   * clean's earliest retained commit, or any replacecommit when no clean has run. The file system
+   * view learns which groups are replaced only from these instants.
+   */
+  private static Optional<String> oldestReplaceToRetain(Timeline active, Optional<String> earliestRetainedByClean) {
+    return active.ofAction(Action.REPLACE_COMMIT).instants().stream().map(Instant::time)
+        .filter(t -> earliestRetainedByClean.map(e -> e.isEmpty() || t.compareTo(e) >= 0).orElse(true))
+        .findFirst();
+  }
+
+  private static Optional<String> earliest(List<Optional<String>> bounds) {
+    return bounds.stream().flatMap(Optional::stream).min(Comparator.naturalOrder());
+  }
+}

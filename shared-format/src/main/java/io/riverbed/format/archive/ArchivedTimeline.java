@@ -1,0 +1,93 @@
+package io.riverbed.format.archive;
+
+import io.riverbed.format.TableException;
+import io.riverbed.format.log.AvroDataBlock;
+import io.riverbed.format.log.LogBlock;
+import io.riverbed.format.log.LogFileReader;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.timeline.Instant;
+import io.riverbed.format.timeline.Timeline;
+import io.riverbed.format.timeline.TimelineSchemas;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * The archived timeline of a table: the instants stored in {@code .hoodie/archived/} as Hudi's
+ * {@code HoodieArchivedTimeline} reads them, from every {@code .commits_.archive.N_<token>} log
+ * file (Avro data blocks of {@code HoodieArchivedMetaEntry}). An instant archived twice (an
+ * archival that crashed before deleting the active files and ran again) is listed once.
+ *
+ * <p>Reading it lists and reads every archive file: for operators and tests, not for the query
+ * path, which needs only the active timeline (instants older than its start count as committed).
+ */
+public final class ArchivedTimeline {
+  /** Hudi's archive file names: {@code .commits_.archive.<version>} with an optional write token. */
+  static final Pattern ARCHIVE_FILE = Pattern.compile("^\\.commits_\\.archive\\.([0-9]+).*");
+
+  private final List<Instant> instants;
+
+  private ArchivedTimeline(List<Instant> instants) {
+    this.instants = instants;
+  }
+
+  /** Reads every archive file of {@code table}. */
+  public static ArchivedTimeline load(Table table) {
+    TreeSet<Instant> found = new TreeSet<>();
+    for (FileStatus file : archiveFiles(table)) {
+      try (LogFileReader reader = LogFileReader.open(table.fs(), file.getPath(), file.getLen())) {
+        while (reader.hasNext()) {
+          LogBlock block = reader.next();
+          if (block instanceof AvroDataBlock data) {
+            data.forEachRecord(TimelineSchemas.ARCHIVED_META_ENTRY,
+                r -> ArchivedEntries.instantOf(r).ifPresent(found::add));
+          }
+        }
+      }
+    }
+    return new ArchivedTimeline(List.copyOf(found));
+  }
+
+  /** Every archived state (requested, inflight, completed) of every archived instant, in time order. */
+  public List<Instant> instants() {
+    return instants;
+  }
+
+  /** The archived instants as a timeline: one instant per time and action, in its highest state. */
+  public Timeline timeline() {
+    return Timeline.fromInstants(instants);
+  }
+
+  /** The archive files of {@code table}, oldest (lowest version) first. */
+  static List<FileStatus> archiveFiles(Table table) {
+    try {
+      List<FileStatus> files = new ArrayList<>();
+      for (FileStatus st : table.fs().listStatus(table.archivePath())) {
+        if (st.isFile() && version(st.getPath()).isPresent()) {
+          files.add(st);
+        }
+      }
+      files.sort(Comparator.comparing((FileStatus st) -> version(st.getPath()).orElseThrow())
+          .thenComparing(st -> st.getPath().getName()));
+      return files;
+    } catch (FileNotFoundException e) {
+      return List.of();
+    } catch (IOException e) {
+      throw new TableException("cannot list the archived timeline " + table.archivePath(), e);
+    }
+  }
+
+  /** The version of an archive file name, empty for other names. */
+  static Optional<Integer> version(Path path) {
+    Matcher m = ARCHIVE_FILE.matcher(path.getName());
+    return m.matches() ? Optional.of(Integer.parseInt(m.group(1))) : Optional.empty();
+  }
+}
