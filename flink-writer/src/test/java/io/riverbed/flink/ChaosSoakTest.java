@@ -370,7 +370,7 @@ class ChaosSoakTest {
     TreeMap<Long, Integer> positions = new TreeMap<>(recorded);
     TreeSet<Integer> reachable = new TreeSet<>(positions.values());
     reachable.add(chunks.size());
-    Map<Integer, Map<String, String>> models = new HashMap<>();
+    Map<Integer, Map<String, String>> models = recentModels();
     TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
     List<Instant> completed = store.load().commitsTimeline().completed().instants();
     List<Instant> writes = new ArrayList<>();
@@ -438,6 +438,19 @@ class ChaosSoakTest {
     assertThat(before.getValue()).as("checkpoint %d was not snapshotted by the source, which had emitted", id)
         .isEqualTo(all);
     return all;
+  }
+
+  /**
+   * The last few models computed: one per chunk prefix for a whole run is what the long profile
+   * cannot hold (1M changes: the test JVM ran out of heap checking its instants).
+   */
+  private static Map<Integer, Map<String, String>> recentModels() {
+    return new LinkedHashMap<>(8, 0.75f, true) {
+      @Override
+      protected boolean removeEldestEntry(Map.Entry<Integer, Map<String, String>> eldest) {
+        return size() > 4;
+      }
+    };
   }
 
   private static Map<String, String> model(Map<Integer, Map<String, String>> cache, List<List<Change>> chunks,
