@@ -88,8 +88,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code -Driverbed.soak=long -Driverbed.soak.changes=30000}):
  *
  * <pre>
- * mvn -B -o -pl shared-format,flink-writer test -Dsurefire.failIfNoSpecifiedTests=false \
- *     -Dtest=ChaosSoakTest -Driverbed.soak=long [-Driverbed.soak.seed=N]
+ * mvn -B -o -pl flink-writer -am test -Dsurefire.failIfNoSpecifiedTests=false \
+ *     -Dtest=ChaosSoakTest -Driverbed.soak=long -Driverbed.test.heap=-Xmx6g [-Driverbed.soak.seed=N]
  * </pre>
  *
  * The short profile does not kill the whole process; {@code job.KillAndRestoreTest} does that in
