@@ -128,10 +128,23 @@ class ChaosSoakTest {
       return "long".equals(System.getProperty("riverbed.soak", "short"));
     }
 
+    /** The build property that sets the test JVM's heap. */
+    static final String HEAP_PROPERTY = "riverbed.test.heap";
+
+    /** The long profile's checks hold models of up to 1M changes: refuse at once a heap that would run out at the end. */
+    static void requireLongProfileHeap() {
+      long max = Runtime.getRuntime().maxMemory();
+      if (max < 5L << 30) {
+        throw new IllegalStateException("the long soak profile needs a test heap of about 6 GB (this one has "
+            + (max >> 20) + " MB): add -D" + HEAP_PROPERTY + "=-Xmx6g");
+      }
+    }
+
     static Profile of(String type) {
       boolean mor = type.equals("MERGE_ON_READ");
       Profile p;
       if (isLong()) {
+        requireLongProfileHeap();
         p = new Profile("long", 1_000_000, 100, 6, 20, 6, 5, Duration.ofMinutes(90));
       } else {
         p = mor ? new Profile("short", 30_000, 40, 2, 6, 2, 0, Duration.ofMinutes(8))
