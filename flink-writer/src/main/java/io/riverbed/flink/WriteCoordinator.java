@@ -9,6 +9,7 @@ import io.riverbed.format.write.Rollback;
 import io.riverbed.format.write.WriterLease;
 import io.riverbed.format.write.commit.Committable;
 import io.riverbed.format.write.commit.CompactionTrigger;
+import io.riverbed.format.write.commit.OpenInstants;
 import io.riverbed.format.write.commit.TableCommitter;
 import io.riverbed.hive.HiveSyncAction;
 import java.io.ByteArrayInputStream;

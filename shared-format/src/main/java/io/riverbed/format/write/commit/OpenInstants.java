@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.format.write.commit;
 
 import java.util.HashMap;
 import java.util.HashSet;
@@ -9,11 +9,12 @@ import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
- * The write instants the coordinator opened and has not committed yet: for each, the epoch (the
- * writers' last checkpoint) it was opened for and the writer subtasks that write into it. Which
- * instant a writer gets is decided here ({@link #assign}).
+ * The write instants a streaming committer opened and has not committed yet: for each, the epoch
+ * (the writers' last checkpoint, or any commit identifier) it was opened for and the writer tasks
+ * that write into it. Which instant a writer task gets is decided here ({@link #assign}); no engine
+ * types, so any engine's coordinator can keep its open instants with it.
  */
-final class OpenInstants {
+public final class OpenInstants {
   private final TreeMap<String, Long> epochs = new TreeMap<>();
   private final Map<String, Set<Integer>> writers = new HashMap<>();
 
@@ -30,7 +31,7 @@ final class OpenInstants {
    *
    * @param previous the instant the writer wrote in its previous epoch, or null
    */
-  String assign(int subtask, long epoch, String previous, Supplier<String> begin) {
+  public String assign(int subtask, long epoch, String previous, Supplier<String> begin) {
     var newest = epochs.lastEntry();
     String instant;
     if (newest != null && newest.getValue() >= epoch && (previous == null || newest.getKey().compareTo(previous) > 0)) {
@@ -44,35 +45,35 @@ final class OpenInstants {
   }
 
   /** An instant opened for {@code epoch} (restored from the coordinator's state, or just begun). */
-  void open(String instant, long epoch) {
+  public void open(String instant, long epoch) {
     epochs.put(instant, epoch);
   }
 
   /** The writer subtasks that were given {@code instant}. */
-  Set<Integer> writers(String instant) {
+  public Set<Integer> writers(String instant) {
     return writers.getOrDefault(instant, Set.of());
   }
 
   /** Each open instant with the epoch it was opened for, oldest first. */
-  void forEach(BiConsumer<String, Long> action) {
+  public void forEach(BiConsumer<String, Long> action) {
     epochs.forEach(action);
   }
 
-  int size() {
+  public int size() {
     return epochs.size();
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return epochs.isEmpty();
   }
 
   /** {@code instant} is committed. */
-  void remove(String instant) {
+  public void remove(String instant) {
     epochs.remove(instant);
     writers.remove(instant);
   }
 
-  void clear() {
+  public void clear() {
     epochs.clear();
     writers.clear();
   }
