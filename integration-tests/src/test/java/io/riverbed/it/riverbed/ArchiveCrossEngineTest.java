@@ -14,7 +14,6 @@ import io.riverbed.it.oracle.Query;
 import io.riverbed.it.oracle.Rows;
 import io.riverbed.it.oracle.SparkOracle;
 import io.riverbed.it.scenario.ScenarioTable;
-import io.riverbed.it.scenario.TableSpec;
 import io.riverbed.it.scenario.TripGenerator;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -26,7 +25,6 @@ import java.util.Random;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.generic.IndexedRecord;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hudi.avro.model.HoodieArchivedMetaEntry;
 import org.apache.hudi.client.SparkRDDWriteClient;
 import org.apache.hudi.client.common.HoodieSparkEngineContext;
@@ -60,11 +58,9 @@ class ArchiveCrossEngineTest {
 
   /** MOR: bulk insert, then eight upserts with a compaction after every third (11 completed instants). */
   private static RiverbedScenarioWriter writeMor(Path path) {
-    var spec = new TableSpec(path.getFileName().toString(), TableSpec.TableType.MERGE_ON_READ, List.of("uuid"), false,
-        Map.of());
     var gen = new TripGenerator(20_260_301L);
     Random random = gen.random();
-    var writer = new RiverbedScenarioWriter(path, spec);
+    var writer = RiverbedScenarioWriter.mergeOnRead(path);
     writer.bulkInsert(gen.newTrips(300, 1_000, 1_000));
     for (int i = 1; i <= 8; i++) {
       writer.upsert(RiverbedScenarios.someUpdates(gen, writer.model(), random, 80));
@@ -81,7 +77,7 @@ class ArchiveCrossEngineTest {
   }
 
   private static Table open(Path path) throws IOException {
-    return Table.open(FileSystem.getLocal(new Configuration()), new org.apache.hadoop.fs.Path(path.toUri()));
+    return RiverbedScenarioWriter.openLocal(path);
   }
 
   private static HoodieTableMetaClient metaClient(Path path) {

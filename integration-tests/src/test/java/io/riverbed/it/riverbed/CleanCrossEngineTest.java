@@ -17,7 +17,6 @@ import io.riverbed.it.oracle.Query;
 import io.riverbed.it.oracle.Rows;
 import io.riverbed.it.oracle.SparkOracle;
 import io.riverbed.it.scenario.ScenarioTable;
-import io.riverbed.it.scenario.TableSpec;
 import io.riverbed.it.scenario.TripGenerator;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -28,7 +27,6 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hudi.avro.model.HoodieCleanMetadata;
 import org.apache.hudi.avro.model.HoodieCleanerPlan;
 import org.apache.hudi.client.SparkRDDWriteClient;
@@ -58,11 +56,9 @@ class CleanCrossEngineTest {
 
   /** MOR: bulk insert, upsert, compaction, two upserts, compaction, upsert (7 write instants). */
   private static RiverbedScenarioWriter writeMor(Path path) {
-    var spec = new TableSpec(path.getFileName().toString(), TableSpec.TableType.MERGE_ON_READ, List.of("uuid"), false,
-        Map.of());
     var gen = new TripGenerator(20_260_101L);
     Random random = gen.random();
-    var writer = new RiverbedScenarioWriter(path, spec);
+    var writer = RiverbedScenarioWriter.mergeOnRead(path);
     writer.bulkInsert(gen.newTrips(400, 1_000, 1_000));
     writer.upsert(RiverbedScenarios.someUpdates(gen, writer.model(), random, 120));
     writer.compact();
@@ -78,7 +74,7 @@ class CleanCrossEngineTest {
   }
 
   private static Table open(Path path) throws IOException {
-    return Table.open(FileSystem.getLocal(new Configuration()), new org.apache.hadoop.fs.Path(path.toUri()));
+    return RiverbedScenarioWriter.openLocal(path);
   }
 
   private static Rows riverbed(ScenarioTable t, Query q) {

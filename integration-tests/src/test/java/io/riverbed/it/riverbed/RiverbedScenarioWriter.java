@@ -49,6 +49,18 @@ public final class RiverbedScenarioWriter {
   private final List<ScenarioTable.Commit> commits = new ArrayList<>();
 
   /** Writes the table at {@code path} on the local disk, in base files of up to 256 KiB. */
+  /** A writer of a new non-partitioned MERGE_ON_READ table keyed by {@code uuid} at {@code path}, named after its folder. */
+  static RiverbedScenarioWriter mergeOnRead(Path path) {
+    return new RiverbedScenarioWriter(path, new TableSpec(path.getFileName().toString(),
+        TableSpec.TableType.MERGE_ON_READ, List.of("uuid"), false, Map.of()));
+  }
+
+  /** The table at local {@code path}, opened afresh (it sees what others wrote since). */
+  static Table openLocal(Path path) throws java.io.IOException {
+    return Table.open(org.apache.hadoop.fs.FileSystem.getLocal(new org.apache.hadoop.conf.Configuration()),
+        new org.apache.hadoop.fs.Path(path.toUri()));
+  }
+
   RiverbedScenarioWriter(Path path, TableSpec spec) {
     this(localFileSystem(), new org.apache.hadoop.fs.Path(path.toUri()), path, spec, 256 * 1024);
   }
