@@ -29,7 +29,7 @@ final class FlinkCompaction {
   static void run(Table table, String instant, FlinkWriteOptions options) {
     CompactionRunner.of(table, instant).options(CompactionOptions.fromMap(options.raw()))
         .afterEachFileGroup(() -> FaultInjection.check(FaultInjection.COMPACTOR_DURING_COMPACTION))
-        .run();
+        .execute();
     LOG.info("Compaction {} of {} completed", instant, table.basePath());
   }
 }

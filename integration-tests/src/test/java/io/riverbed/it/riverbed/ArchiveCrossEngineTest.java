@@ -123,7 +123,7 @@ class ArchiveCrossEngineTest {
     Map<String, Rows> asOf = new LinkedHashMap<>();
     times.subList(times.size() - 3, times.size()).forEach(c -> asOf.put(c, SparkOracle.asOf(path, c)));
 
-    ArchiveResult result = Archiver.of(open(path)).options(keep(3, 5)).archive();
+    ArchiveResult result = Archiver.of(open(path)).options(keep(3, 5)).execute();
 
     List<String> archivedTimes = result.completedInstants().stream().map(Instant::time).toList();
     assertThat(archivedTimes).containsExactlyElementsOf(times.subList(0, times.size() - 3));
@@ -157,11 +157,11 @@ class ArchiveCrossEngineTest {
     Table table = open(path);
     assertThatThrownBy(() -> Archiver.of(table).options(keep(3, 5)).afterArchiveFileWritten(() -> {
       throw new IllegalStateException("crash");
-    }).archive()).hasMessage("crash");
+    }).execute()).hasMessage("crash");
     assertThat(hudiActiveCompletedCommits(path)).as("nothing deleted yet").containsExactlyElementsOf(times);
     SparkOracle.snapshot(path).withoutPhysicalMetaColumns().assertSameAs(t.expectedSnapshot(), t + " Hudi after the crash");
 
-    ArchiveResult rerun = Archiver.of(open(path)).options(keep(3, 5)).archive();
+    ArchiveResult rerun = Archiver.of(open(path)).options(keep(3, 5)).execute();
 
     assertThat(rerun.archiveFile()).contains(".commits_.archive.2_1-0-1");
     HoodieArchivedTimeline archived = metaClient(path).getArchivedTimeline();
@@ -218,7 +218,7 @@ class ArchiveCrossEngineTest {
     }
     writer.compact();
     ScenarioTable after = writer.finish();
-    ArchiveResult ours = Archiver.of(open(path)).options(keep(3, 4)).archive();
+    ArchiveResult ours = Archiver.of(open(path)).options(keep(3, 4)).execute();
 
     assertThat(ours.archiveFile()).as("the next version after Hudi's file").contains(".commits_.archive.2_1-0-1");
     List<String> all = after.commitTimes();

@@ -129,7 +129,7 @@ class CleanCrossEngineTest {
     commits.stream().filter(c -> c.time().compareTo(earliest) >= 0).forEach(c -> asOf.put(c.time(), SparkOracle.asOf(path, c.time())));
     Rows incremental = SparkOracle.incremental(path, earliest, t.latest().time());
 
-    CleanResult result = Cleaner.of(open(path)).options(retain()).clean().get(0);
+    CleanResult result = Cleaner.of(open(path)).options(retain()).execute().get(0);
 
     assertThat(result.earliestInstantRetained()).isEqualTo(earliest);
     assertThat(result.filesDeleted()).isPositive();
@@ -189,7 +189,7 @@ class CleanCrossEngineTest {
     writer.upsert(RiverbedScenarios.someUpdates(gen, writer.model(), gen.random(), 100));
     writer.compact();
     ScenarioTable after = writer.finish();
-    List<CleanResult> again = Cleaner.of(open(path)).options(retain()).clean();
+    List<CleanResult> again = Cleaner.of(open(path)).options(retain()).execute();
     assertThat(again).hasSize(1);
     assertThat(again.get(0).filesDeleted()).isPositive();
     SparkOracle.snapshot(path).withoutPhysicalMetaColumns().assertSameAs(after.expectedSnapshot(), after + " Hudi snapshot after both cleans");

@@ -141,9 +141,9 @@ public final class RiverbedScenarioWriter {
 
   /** Schedules and runs a compaction of every file group with logs. */
   public ScenarioTable.Commit compact() {
-    CompactionScheduler.Result scheduled = CompactionScheduler.of(table).schedule();
+    CompactionScheduler.Result scheduled = CompactionScheduler.of(table).execute();
     String instant = scheduled.instantTime().orElseThrow(() -> new IllegalStateException("nothing compacted: " + scheduled.reason()));
-    CompactionRunner.of(table, instant).run();
+    CompactionRunner.of(table, instant).execute();
     ScenarioTable.Commit commit = new ScenarioTable.Commit(new TimelineInstant(instant, "commit"), "compaction", model.state());
     commits.add(commit);
     return commit;

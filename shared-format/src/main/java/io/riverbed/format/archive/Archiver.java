@@ -1,5 +1,6 @@
 package io.riverbed.format.archive;
 
+import io.riverbed.format.TableOperation;
 import io.riverbed.format.TableException;
 import io.riverbed.format.log.AvroDataBlock;
 import io.riverbed.format.log.LogFileWriter;
@@ -43,9 +44,9 @@ import org.slf4j.LoggerFactory;
  * timelines; the next run archives them again into a new file, as Hudi does, and both Hudi's
  * reader and {@link ArchivedTimeline} tolerate the duplicates.
  *
- * <p>Typical use after a commit: {@code Archiver.of(table).options(ArchiveOptions.fromMap(conf)).archive()}.
+ * <p>Typical use after a commit: {@code Archiver.of(table).options(ArchiveOptions.fromMap(conf)).execute()}.
  */
-public final class Archiver {
+public final class Archiver implements TableOperation<ArchiveResult> {
   private static final Logger LOG = LoggerFactory.getLogger(Archiver.class);
   /** Records per Avro data block: Hudi's {@code hoodie.commits.archival.batch} default. */
   static final int RECORDS_PER_BLOCK = 10;
@@ -83,7 +84,8 @@ public final class Archiver {
    *
    * @return the file written and the state files moved; nothing when the timeline is within bounds
    */
-  public ArchiveResult archive() {
+  @Override
+  public ArchiveResult execute() {
     long start = System.currentTimeMillis();
     Table writable = table.prepareForWrite();
     TimelineStore store = TimelineStore.at(writable.fs(), writable.metaPath());

@@ -55,7 +55,7 @@ public final class AsyncCleaner implements PostCommitAction, AutoCloseable {
    */
   public static AsyncCleaner of(CleanOptions options, ThreadFactory threads) {
     Objects.requireNonNull(options, "options");
-    return new AsyncCleaner(table -> Cleaner.of(table).options(options).clean(), Objects.requireNonNull(threads));
+    return new AsyncCleaner(table -> Cleaner.of(table).options(options).execute(), Objects.requireNonNull(threads));
   }
 
   /** As {@link #of}, with the clean itself replaced (tests). */

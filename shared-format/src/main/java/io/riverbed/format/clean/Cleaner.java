@@ -1,5 +1,6 @@
 package io.riverbed.format.clean;
 
+import io.riverbed.format.TableOperation;
 import io.riverbed.format.TableException;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.Action;
@@ -38,9 +39,9 @@ import org.slf4j.LoggerFactory;
  *
  * {@link #clean} first finishes every pending clean from its plan (a plan once written is always
  * carried out, as Hudi re-executes it), then schedules and executes a new one. Typical use after
- * a commit: {@code Cleaner.of(table).options(CleanOptions.fromMap(conf)).clean()}.
+ * a commit: {@code Cleaner.of(table).options(CleanOptions.fromMap(conf)).execute()}.
  */
-public final class Cleaner {
+public final class Cleaner implements TableOperation<List<CleanResult>> {
   private static final Logger LOG = LoggerFactory.getLogger(Cleaner.class);
 
   private final Table table;
@@ -79,7 +80,8 @@ public final class Cleaner {
    *
    * @return every clean completed by this call, oldest first; empty when there was nothing to do
    */
-  public List<CleanResult> clean() {
+  @Override
+  public List<CleanResult> execute() {
     List<CleanResult> done = new ArrayList<>(executePendingCleans());
     scheduleClean().ifPresent(t -> done.add(executeClean(t)));
     return done;

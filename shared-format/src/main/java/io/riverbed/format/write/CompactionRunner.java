@@ -1,5 +1,6 @@
 package io.riverbed.format.write;
 
+import io.riverbed.format.TableOperation;
 import io.riverbed.format.TableException;
 import io.riverbed.format.record.MetaFields;
 import io.riverbed.format.record.TableSchemas;
@@ -52,7 +53,7 @@ import org.slf4j.LoggerFactory;
  * deletes the partial base files directly, which leaves the same files and a timeline without
  * the extra rollback instant. Two runners must not execute the same compaction at once.
  */
-public final class CompactionRunner {
+public final class CompactionRunner implements TableOperation<CommitMetadata> {
   private static final Logger LOG = LoggerFactory.getLogger(CompactionRunner.class);
 
   private final Table table;
@@ -91,7 +92,8 @@ public final class CompactionRunner {
    *
    * @throws TableException if there is no {@code C.compaction.requested}
    */
-  public CommitMetadata run() {
+  @Override
+  public CommitMetadata execute() {
     TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
     Instant requested = Instant.requested(instantTime, Action.COMPACTION);
     Instant inflight = requested.withState(State.INFLIGHT);

@@ -1,5 +1,6 @@
 package io.riverbed.format.write;
 
+import io.riverbed.format.TableOperation;
 import io.riverbed.format.TableException;
 import io.riverbed.format.file.FileGroupId;
 import io.riverbed.format.file.FileSlice;
@@ -45,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * without a lock provider): a writer that starts before the plan is written would append to the
  * old slice and its data would not be compacted.
  */
-public final class CompactionScheduler {
+public final class CompactionScheduler implements TableOperation<CompactionScheduler.Result> {
   private static final Logger LOG = LoggerFactory.getLogger(CompactionScheduler.class);
 
   /** Plan metric keys of Hudi's {@code CompactionStrategy}. */
@@ -119,7 +120,8 @@ public final class CompactionScheduler {
    * @throws TableException if the table is not MERGE_ON_READ, or an explicit instant time is not
    *     greater than every completed or pending-compaction instant
    */
-  public Result schedule() {
+  @Override
+  public Result execute() {
     if (table.type() != TableType.MERGE_ON_READ) {
       throw new TableException("cannot compact table " + table.basePath() + ": it is " + table.type()
           + ", compaction needs MERGE_ON_READ");

@@ -1,5 +1,6 @@
 package io.riverbed.format.write;
 
+import io.riverbed.format.TableOperation;
 import io.riverbed.format.TableException;
 import io.riverbed.format.file.FileNames;
 import io.riverbed.format.file.LogFile;
@@ -55,7 +56,7 @@ import org.slf4j.LoggerFactory;
  * X again (or {@link #rollbackFailedWrites}) resumes R from its plan. Every step tolerates having
  * been done already, and a command block already written by R is not written twice.
  */
-public final class Rollback {
+public final class Rollback implements TableOperation<RollbackMetadata> {
   private static final Logger LOG = LoggerFactory.getLogger(Rollback.class);
 
   private final Table table;
@@ -116,6 +117,7 @@ public final class Rollback {
    * @throws TableException if X is not on the timeline (and no pending rollback names it), is a
    *     compaction, or is completed without {@link #allowCompleted}
    */
+  @Override
   public RollbackMetadata execute() {
     long start = System.currentTimeMillis();
     table.prepareForWrite();

@@ -199,9 +199,9 @@ class DamagedTableReadTest {
     truncate(log, 900);
     Table table = table();
     String compaction = CompactionScheduler.of(table).options(
-        io.riverbed.format.write.CompactionOptions.defaults().withThresholds(1, 0)).schedule().instantTime().orElseThrow();
+        io.riverbed.format.write.CompactionOptions.defaults().withThresholds(1, 0)).execute().instantTime().orElseThrow();
 
-    CorruptLogBlockException e = catchThrowableOfType(() -> CompactionRunner.of(table, compaction).run(),
+    CorruptLogBlockException e = catchThrowableOfType(() -> CompactionRunner.of(table, compaction).execute(),
         CorruptLogBlockException.class);
 
     assertThat(e).isNotNull();

@@ -53,13 +53,13 @@ class ArchiveTest {
   @Test
   void archivalAfterMaxCommitsKeepsMinCommitsAndMovesEveryStateOfTheOldest() throws Exception {
     var t = rounds(CleanTestTable.create(dir, TableType.COPY_ON_WRITE), 1, 6);
-    assertThat(archiver(t).options(keep(2, 6)).archive().archived()).as("six commits are not more than six").isEmpty();
+    assertThat(archiver(t).options(keep(2, 6)).execute().archived()).as("six commits are not more than six").isEmpty();
     t.upsertRound(7);
     List<String> w = t.writes();
     var snapshot = t.snapshot();
     var asOfActive = Map.of(w.get(5), t.asOf(w.get(5)), w.get(6), t.asOf(w.get(6)));
 
-    ArchiveResult result = archiver(t).options(keep(2, 6)).archive();
+    ArchiveResult result = archiver(t).options(keep(2, 6)).execute();
 
     assertThat(result.archiveFile()).contains(".commits_.archive.1_1-0-1");
     assertThat(result.completedInstants()).extracting(Instant::time).containsExactlyElementsOf(w.subList(0, 5));
@@ -73,17 +73,17 @@ class ArchiveTest {
     assertThat(ArchivedTimeline.load(t.table).timeline().completed().times()).containsExactlyElementsOf(w.subList(0, 5));
     assertThat(t.snapshot()).isEqualTo(snapshot);
     asOfActive.forEach((instant, rows) -> assertThat(t.asOf(instant)).as("as of " + instant).isEqualTo(rows));
-    assertThat(archiver(t).options(keep(2, 6)).archive().archiveFile()).as("within bounds now").isEmpty();
+    assertThat(archiver(t).options(keep(2, 6)).execute().archiveFile()).as("within bounds now").isEmpty();
   }
 
   @Test
   void aSecondArchivalWritesTheNextArchiveFile() throws Exception {
     var t = rounds(CleanTestTable.create(dir, TableType.MERGE_ON_READ), 1, 5);
-    archiver(t).options(keep(2, 4)).archive();
+    archiver(t).options(keep(2, 4)).execute();
     rounds(t, 6, 8);
     var snapshot = t.snapshot();
 
-    ArchiveResult second = archiver(t).options(keep(2, 4)).archive();
+    ArchiveResult second = archiver(t).options(keep(2, 4)).execute();
 
     assertThat(second.archiveFile()).contains(".commits_.archive.2_1-0-1");
     assertThat(archiveFiles(t)).containsExactly(".commits_.archive.1_1-0-1", ".commits_.archive.2_1-0-1");
@@ -105,14 +105,14 @@ class ArchiveTest {
     List<String> w = t.writes();
     var snapshot = t.snapshot();
 
-    ArchiveResult result = archiver(t).options(keep(1, 3)).archive();
+    ArchiveResult result = archiver(t).options(keep(1, 3)).execute();
 
     String lastBeforePending = w.get(3);
     assertThat(result.completedInstants()).extracting(Instant::time).containsExactlyElementsOf(w.subList(0, 3));
     assertThat(completedCommits(t)).first().isEqualTo(lastBeforePending);
     assertThat(t.timeline().pendingCompactions().times()).containsExactly(pending);
     assertThat(t.snapshot()).isEqualTo(snapshot);
-    CompactionRunner.of(t.table, pending).run();
+    CompactionRunner.of(t.table, pending).execute();
     assertThat(t.snapshot()).isEqualTo(snapshot);
   }
 
@@ -120,13 +120,13 @@ class ArchiveTest {
   void archivalNeverPassesTheLastCleansEarliestRetainedCommit() throws Exception {
     var t = rounds(CleanTestTable.create(dir, TableType.COPY_ON_WRITE), 1, 8);
     CleanResult clean = Cleaner.of(t.table).options(CleanOptions.fromMap(Map.of(CleanOptions.COMMITS_RETAINED, "4")))
-        .clean().get(0);
+        .execute().get(0);
     List<String> w = t.writes();
     String retained = clean.earliestInstantRetained();
     assertThat(retained).isEqualTo(w.get(4));
     var asOfRetained = t.asOf(retained);
 
-    archiver(t).options(keep(1, 2)).archive();
+    archiver(t).options(keep(1, 2)).execute();
 
     assertThat(completedCommits(t)).first().isEqualTo(retained);
     assertThat(t.asOf(retained)).isEqualTo(asOfRetained);
@@ -140,7 +140,7 @@ class ArchiveTest {
     t.savepoint(w.get(2));
     var asOfSavepoint = t.asOf(w.get(2));
 
-    ArchiveResult result = archiver(t).options(keep(1, 2)).archive();
+    ArchiveResult result = archiver(t).options(keep(1, 2)).execute();
 
     assertThat(result.completedInstants()).extracting(Instant::time).containsExactlyElementsOf(w.subList(0, 2));
     assertThat(t.timeline().ofAction(Action.SAVEPOINT).completed().times()).containsExactly(w.get(2));
@@ -156,14 +156,14 @@ class ArchiveTest {
     var snapshot = t.snapshot();
 
     assertThatThrownBy(() -> archiver(t).options(keep(2, 4))
-        .afterArchiveFileWritten(() -> { throw new IllegalStateException("crash"); }).archive())
+        .afterArchiveFileWritten(() -> { throw new IllegalStateException("crash"); }).execute())
         .hasMessage("crash");
 
     assertThat(archiveFiles(t)).containsExactly(".commits_.archive.1_1-0-1");
     assertThat(t.timeline().instants()).isEqualTo(before.instants());
     assertThat(t.snapshot()).isEqualTo(snapshot);
 
-    ArchiveResult rerun = archiver(t).options(keep(2, 4)).archive();
+    ArchiveResult rerun = archiver(t).options(keep(2, 4)).execute();
 
     assertThat(rerun.archiveFile()).contains(".commits_.archive.2_1-0-1");
     assertThat(completedCommits(t)).containsExactlyElementsOf(w.subList(4, 6));
@@ -179,10 +179,10 @@ class ArchiveTest {
     ArchiveOptions capped = ArchiveOptions.fromMap(Map.of(ArchiveOptions.MIN_COMMITS, "1",
         ArchiveOptions.MAX_COMMITS, "2", ArchiveOptions.MAX_INSTANTS_PER_RUN, "4"));
 
-    ArchiveResult first = archiver(t).options(capped).archive();
+    ArchiveResult first = archiver(t).options(capped).execute();
     assertThat(first.completedInstants()).hasSize(4);
     assertThat(first.backlog()).isTrue();
-    ArchiveResult second = archiver(t).options(capped).archive();
+    ArchiveResult second = archiver(t).options(capped).execute();
     assertThat(second.completedInstants()).hasSize(2);
     assertThat(second.backlog()).isFalse();
     assertThat(completedCommits(t)).containsExactly(t.writes().get(6));
@@ -195,7 +195,7 @@ class ArchiveTest {
     var fromActive = t.incremental(w.get(3), w.get(5));
     var fromLastArchived = t.incremental(w.get(2), w.get(5));
 
-    archiver(t).options(keep(3, 4)).archive();
+    archiver(t).options(keep(3, 4)).execute();
 
     assertThat(completedCommits(t)).containsExactlyElementsOf(w.subList(3, 6));
     assertThat(t.incremental(w.get(3), w.get(5))).isEqualTo(fromActive);
@@ -210,7 +210,7 @@ class ArchiveTest {
   @Test
   void aTableWithinItsBoundsArchivesNothing() throws Exception {
     var t = rounds(CleanTestTable.create(dir, TableType.COPY_ON_WRITE), 1, 1);
-    assertThat(archiver(t).options(keep(1, 2)).archive()).satisfies(r -> {
+    assertThat(archiver(t).options(keep(1, 2)).execute()).satisfies(r -> {
       assertThat(r.archiveFile()).isEqualTo(Optional.empty());
       assertThat(r.archived()).isEmpty();
     });

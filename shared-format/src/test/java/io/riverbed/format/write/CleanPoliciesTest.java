@@ -77,7 +77,7 @@ class CleanPoliciesTest {
     var snapshot = t.snapshot();
     var incremental = t.incremental(w.get(3), w.get(6));
 
-    List<CleanResult> results = Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_COMMITS, 3, 1)).clean();
+    List<CleanResult> results = Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_COMMITS, 3, 1)).execute();
 
     assertThat(results).hasSize(1);
     CleanResult result = results.get(0);
@@ -99,7 +99,7 @@ class CleanPoliciesTest {
     var before = t.answersAsOfEachWrite();
     var snapshot = t.snapshot();
 
-    CleanResult result = Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_COMMITS, 2, 1)).clean().get(0);
+    CleanResult result = Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_COMMITS, 2, 1)).execute().get(0);
 
     assertThat(result.earliestInstantRetained()).isEqualTo(w.get(3));
     assertThat(result.filesDeleted()).isEqualTo(4);
@@ -114,7 +114,7 @@ class CleanPoliciesTest {
     var morSnapshot = mor.snapshot();
     var asOfFirstCompaction = mor.asOf(mor.writes().get(2));
     CleanResult morResult = Cleaner.of(mor.table)
-        .options(options(CleaningPolicy.KEEP_LATEST_FILE_VERSIONS, 10, 2)).clean().get(0);
+        .options(options(CleaningPolicy.KEEP_LATEST_FILE_VERSIONS, 10, 2)).execute().get(0);
     assertThat(morResult.earliestInstantRetained()).isEmpty();
     assertThat(slices(mor.dataFiles())).containsExactly(mor.writes().get(2), mor.writes().get(5));
     assertThat(mor.snapshot()).isEqualTo(morSnapshot);
@@ -128,7 +128,7 @@ class CleanPoliciesTest {
     var before = t.answersAsOfEachWrite();
     var snapshot = t.snapshot();
     CleanResult result = Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_FILE_VERSIONS, 10, 2))
-        .clean().get(0);
+        .execute().get(0);
     assertThat(result.filesDeleted()).isEqualTo(6);
     assertThat(slices(t.dataFiles())).containsExactly(w.get(3), w.get(4));
     assertRetainedAnswersUnchanged(t, before, snapshot, w.get(3));
@@ -144,7 +144,7 @@ class CleanPoliciesTest {
     var now = InstantTime.parseToDateTime(w.get(2)).plusHours(1).atZone(zone).toInstant();
     var opts = CleanOptions.fromMap(Map.of(CleanOptions.POLICY, "KEEP_LATEST_BY_HOURS", CleanOptions.HOURS_RETAINED, "1"));
 
-    CleanResult result = Cleaner.of(t.table).options(opts).wallClock(Clock.fixed(now, ZoneOffset.UTC)).clean().get(0);
+    CleanResult result = Cleaner.of(t.table).options(opts).wallClock(Clock.fixed(now, ZoneOffset.UTC)).execute().get(0);
 
     assertThat(result.earliestInstantRetained()).isEqualTo(w.get(2));
     assertThat(slices(t.dataFiles())).containsExactly(w.get(1), w.get(2), w.get(3));
@@ -160,7 +160,7 @@ class CleanPoliciesTest {
     var now = InstantTime.parseToDateTime(w.get(5)).plusHours(2).atZone(zone).toInstant();
     var opts = CleanOptions.fromMap(Map.of(CleanOptions.POLICY, "KEEP_LATEST_BY_HOURS", CleanOptions.HOURS_RETAINED, "2"));
 
-    CleanResult result = Cleaner.of(t.table).options(opts).wallClock(Clock.fixed(now, ZoneOffset.UTC)).clean().get(0);
+    CleanResult result = Cleaner.of(t.table).options(opts).wallClock(Clock.fixed(now, ZoneOffset.UTC)).execute().get(0);
 
     assertThat(result.earliestInstantRetained()).isEqualTo(w.get(5));
     assertThat(slices(t.dataFiles())).containsExactly(w.get(2), w.get(5));
@@ -171,13 +171,13 @@ class CleanPoliciesTest {
   void nothingToCleanWritesNoInstant() throws Exception {
     var t = cowWithRounds(3);
     var opts = options(CleaningPolicy.KEEP_LATEST_COMMITS, 5, 1);
-    assertThat(Cleaner.of(t.table).options(opts).clean()).isEmpty();
+    assertThat(Cleaner.of(t.table).options(opts).execute()).isEmpty();
     assertThat(t.cleans()).isEmpty();
 
     var retainOne = options(CleaningPolicy.KEEP_LATEST_COMMITS, 1, 1);
-    assertThat(Cleaner.of(t.table).options(retainOne).clean()).hasSize(1);
+    assertThat(Cleaner.of(t.table).options(retainOne).execute()).hasSize(1);
     var files = t.dataFiles();
-    assertThat(Cleaner.of(t.table).options(retainOne).clean()).as("second clean, nothing new").isEmpty();
+    assertThat(Cleaner.of(t.table).options(retainOne).execute()).as("second clean, nothing new").isEmpty();
     assertThat(t.cleans()).hasSize(1).allSatisfy(i -> assertThat(i.isCompleted()).isTrue());
     assertThat(t.dataFiles()).isEqualTo(files);
   }
@@ -186,7 +186,7 @@ class CleanPoliciesTest {
   void timeTravelBeforeTheEarliestRetainedInstantFailsAsInHudi() throws Exception {
     var t = cowWithRounds(4);
     List<String> w = t.writes();
-    Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_COMMITS, 2, 1)).clean();
+    Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_COMMITS, 2, 1)).execute();
     assertThatThrownBy(() -> t.asOf(w.get(1))).isInstanceOf(TableException.class)
         .hasMessageContaining("time travel to " + w.get(1)).hasMessageContaining(w.get(2));
     assertThat(t.asOf(w.get(2))).isNotEmpty();
@@ -196,11 +196,11 @@ class CleanPoliciesTest {
   void minCommitsBetweenCleansDefersTheNextPlan() throws Exception {
     var t = cowWithRounds(3);
     var opts = CleanOptions.fromMap(Map.of(CleanOptions.COMMITS_RETAINED, "1", CleanOptions.MAX_COMMITS, "2"));
-    assertThat(Cleaner.of(t.table).options(opts).clean()).hasSize(1);
+    assertThat(Cleaner.of(t.table).options(opts).execute()).hasSize(1);
     t.upsertRound(4);
     assertThat(Cleaner.of(t.table).options(opts).scheduleClean()).as("one commit since the last clean").isEmpty();
     t.upsertRound(5);
-    assertThat(Cleaner.of(t.table).options(opts).clean()).hasSize(1);
+    assertThat(Cleaner.of(t.table).options(opts).execute()).hasSize(1);
     assertThat(slices(t.dataFiles())).containsExactly(t.writes().get(3), t.writes().get(4));
   }
 }

@@ -71,12 +71,12 @@ class CleanSafetyTest {
     List<String> w = t.writes();
     String pending = t.timeline().pendingCompactions().last().orElseThrow().time();
 
-    CleanResult result = Cleaner.of(t.table).options(versions(1)).clean().get(0);
+    CleanResult result = Cleaner.of(t.table).options(versions(1)).execute().get(0);
 
     assertThat(result.deletedFilesByPartition().values()).allSatisfy(files ->
         assertThat(files).allSatisfy(f -> assertThat(CleanTestTable.sliceOf(f)).isEqualTo(w.get(0))));
     assertThat(slicesIn(t, P1)).containsExactly(w.get(2), pending);
-    CompactionRunner.of(t.table, pending).run();
+    CompactionRunner.of(t.table, pending).execute();
     assertThat(t.snapshot()).containsOnly(
         Map.entry("k0", "r4@4"), Map.entry("k1", "r4@4"), Map.entry("k2", "r4@4"),
         Map.entry("k3", "r4@4"), Map.entry("k4", "r4@4"), Map.entry("k5", "r4@4"));
@@ -86,7 +86,7 @@ class CleanSafetyTest {
   void earliestRetainedNeverPassesAPendingCompaction() throws Exception {
     var t = morWithPendingCompaction();
     List<String> w = t.writes();
-    CleanResult result = Cleaner.of(t.table).options(retain(1)).clean().get(0);
+    CleanResult result = Cleaner.of(t.table).options(retain(1)).execute().get(0);
     assertThat(result.earliestInstantRetained()).as("the last completed write before the pending compaction")
         .isEqualTo(w.get(3));
     assertThat(slicesIn(t, P2)).hasSize(2).doesNotContain(w.get(0));
@@ -121,7 +121,7 @@ class CleanSafetyTest {
     pendingFiles.removeAll(before);
     assertThat(pendingFiles).as("files of the pending instant").isNotEmpty();
 
-    List<CleanResult> results = Cleaner.of(t.table).options(retain(1)).clean();
+    List<CleanResult> results = Cleaner.of(t.table).options(retain(1)).execute();
 
     assertThat(results).hasSize(1);
     assertThat(results.get(0).filesDeleted()).as("older slices cleaned").isPositive();
@@ -146,7 +146,7 @@ class CleanSafetyTest {
     assertThat(Cleaner.of(t.table).options(retain(1)).scheduleClean()).as("no second plan while one is pending")
         .isEqualTo(planned);
 
-    List<CleanResult> results = Cleaner.of(t.table).options(retain(1)).clean();
+    List<CleanResult> results = Cleaner.of(t.table).options(retain(1)).execute();
 
     assertThat(results).extracting(CleanResult::instantTime).containsExactly(planned.get());
     assertThat(results.get(0).filesDeleted()).isEqualTo(4);
@@ -171,7 +171,7 @@ class CleanSafetyTest {
     String first = plan.filePathsToBeDeletedPerPartition().get(P1).get(0).filePath();
     assertThat(t.table.fs().delete(new Path(first), false)).isTrue();
 
-    CleanResult result = Cleaner.of(t.table).options(retain(1)).clean().get(0);
+    CleanResult result = Cleaner.of(t.table).options(retain(1)).execute().get(0);
 
     assertThat(result.instantTime()).isEqualTo(planned);
     assertThat(result.alreadyGoneByPartition()).containsExactly(Map.entry(P1, List.of(new Path(first).getName())));
@@ -191,7 +191,7 @@ class CleanSafetyTest {
     var asOfReplace = t.asOf(replace);
     var snapshot = t.snapshot();
 
-    CleanResult wide = Cleaner.of(t.table).options(retain(3)).clean().get(0);
+    CleanResult wide = Cleaner.of(t.table).options(retain(3)).execute().get(0);
     assertThat(wide.earliestInstantRetained()).isEqualTo(replace);
     assertThat(slicesIn(t, P1)).as("replaced at the earliest retained instant, not before it")
         .contains(w.get(0), w.get(1));
@@ -200,7 +200,7 @@ class CleanSafetyTest {
 
     String r6 = t.upsertRound(6);
     snapshot = t.snapshot();
-    CleanResult narrow = Cleaner.of(t.table).options(retain(3)).clean().get(0);
+    CleanResult narrow = Cleaner.of(t.table).options(retain(3)).execute().get(0);
     assertThat(narrow.earliestInstantRetained()).isEqualTo(w.get(3));
     assertThat(slicesIn(t, P1)).containsExactly(replace, w.get(3), w.get(4), r6);
     assertThat(t.snapshot()).isEqualTo(snapshot);
@@ -215,7 +215,7 @@ class CleanSafetyTest {
     List<String> w = t.writes();
     t.savepoint(w.get(1));
 
-    CleanResult result = Cleaner.of(t.table).options(retain(1)).clean().get(0);
+    CleanResult result = Cleaner.of(t.table).options(retain(1)).execute().get(0);
 
     assertThat(result.filesDeleted()).isEqualTo(2);
     assertThat(slicesIn(t, P1)).containsExactly(w.get(1), w.get(2), w.get(3));
@@ -232,12 +232,12 @@ class CleanSafetyTest {
     t.upsertRound(5, List.of(P2));
     List<String> w = t.writes();
     t.savepoint(w.get(0));
-    Cleaner.of(t.table).options(retain(1)).clean();
+    Cleaner.of(t.table).options(retain(1)).execute();
     assertThat(slicesIn(t, P1)).containsExactly(w.get(0), w.get(2));
 
     String r6 = t.upsertRound(6, List.of(P2));
     store(t).deleteAllStates(w.get(0), Action.SAVEPOINT);
-    CleanResult second = Cleaner.of(t.table).options(retain(1)).clean().get(0);
+    CleanResult second = Cleaner.of(t.table).options(retain(1)).execute().get(0);
 
     assertThat(second.deletedFilesByPartition()).containsKey(P1);
     assertThat(slicesIn(t, P1)).containsExactly(w.get(2));

@@ -90,13 +90,13 @@ final class CleanTestTable {
 
   /** Schedules a compaction of every file group with logs, without running it. */
   String scheduleCompaction() {
-    return CompactionScheduler.of(table).schedule().instantTime().orElseThrow();
+    return CompactionScheduler.of(table).execute().instantTime().orElseThrow();
   }
 
   /** Schedules and runs a compaction; its instant completes as a commit. */
   String compact() {
     String c = scheduleCompaction();
-    CompactionRunner.of(table, c).run();
+    CompactionRunner.of(table, c).execute();
     writes.add(c);
     return c;
   }

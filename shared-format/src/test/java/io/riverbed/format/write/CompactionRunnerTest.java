@@ -33,11 +33,11 @@ class CompactionRunnerTest {
   CompactionTestTable t;
 
   private String schedule() {
-    return CompactionScheduler.of(t.table()).clock(t.clock()).schedule().instantTime().orElseThrow();
+    return CompactionScheduler.of(t.table()).clock(t.clock()).execute().instantTime().orElseThrow();
   }
 
   private CommitMetadata run(String c) {
-    return CompactionRunner.of(t.table(), c).run();
+    return CompactionRunner.of(t.table(), c).execute();
   }
 
   private Map<String, WriteStat> statsByFileId(CommitMetadata metadata) {
@@ -65,7 +65,7 @@ class CompactionRunnerTest {
     String c = schedule();
 
     CommitMetadata metadata = CompactionRunner.of(t.table(), c)
-        .options(CompactionOptions.defaults().withMemory(0, dir)).run();
+        .options(CompactionOptions.defaults().withMemory(0, dir)).execute();
 
     assertThat(t.snapshot()).isEqualTo(before);
     Path newA = baseFileOf(c, "p1", "a");

@@ -41,7 +41,7 @@ class CompactionSchedulerTest {
     String t2 = t.deltaCommit(upsert("p1", "a", "k1", 2, "x2"), upsert("p2", "c", "k3", 1, "z"));
     t.deltaCommit(upsert("p1", "a", "k1", 3, "x3"));
 
-    CompactionScheduler.Result result = scheduler().extraMetadata(Map.of("checkpoint", "42")).schedule();
+    CompactionScheduler.Result result = scheduler().extraMetadata(Map.of("checkpoint", "42")).execute();
 
     assertThat(result.isScheduled()).isTrue();
     String c = result.instantTime().orElseThrow();
@@ -81,7 +81,7 @@ class CompactionSchedulerTest {
     t.deltaCommit(upsert("p1", "a", "k1", 2, "x2"));
     String pending = t.pendingDeltaCommit(upsert("p1", "a", "k1", 3, "x3"));
 
-    CompactionScheduler.Result result = scheduler().schedule();
+    CompactionScheduler.Result result = scheduler().execute();
 
     assertThat(result.isScheduled()).isFalse();
     assertThat(result.reason()).contains(pending).contains("pending write");
@@ -95,7 +95,7 @@ class CompactionSchedulerTest {
     String c = t.clock().nextAfter(done);
     t.pendingDeltaCommit(upsert("p1", "b", "k9", 3, "y"));
 
-    CompactionScheduler.Result result = CompactionScheduler.of(t.table()).instantTime(c).schedule();
+    CompactionScheduler.Result result = CompactionScheduler.of(t.table()).instantTime(c).execute();
 
     assertThat(result.instantTime()).contains(c);
   }
@@ -105,7 +105,7 @@ class CompactionSchedulerTest {
     t.insertBaseFiles(upsert("p1", "a", "k1", 1, "x"));
     String done = t.deltaCommit(upsert("p1", "a", "k1", 2, "x2"));
 
-    assertThatThrownBy(() -> CompactionScheduler.of(t.table()).instantTime(done).schedule())
+    assertThatThrownBy(() -> CompactionScheduler.of(t.table()).instantTime(done).execute())
         .isInstanceOf(TableException.class).hasMessageContaining(done);
   }
 
@@ -113,10 +113,10 @@ class CompactionSchedulerTest {
   void groupsInAPendingCompactionAreNotPlannedAgain() {
     t.insertBaseFiles(upsert("p1", "a", "k1", 1, "x"));
     t.deltaCommit(upsert("p1", "a", "k1", 2, "x2"));
-    String first = scheduler().schedule().instantTime().orElseThrow();
+    String first = scheduler().execute().instantTime().orElseThrow();
     t.deltaCommit(upsert("p1", "a", "k1", 3, "x3"), upsert("p1", "b", "k2", 1, "y"));
 
-    CompactionScheduler.Result second = scheduler().schedule();
+    CompactionScheduler.Result second = scheduler().execute();
 
     assertThat(second.instantTime().orElseThrow()).isGreaterThan(first);
     assertThat(second.plan().orElseThrow().operations()).extracting(CompactionOperation::fileId).containsExactly("b");
@@ -126,7 +126,7 @@ class CompactionSchedulerTest {
   void nothingToCompactWritesNoPlan() {
     t.insertBaseFiles(upsert("p1", "a", "k1", 1, "x"));
 
-    CompactionScheduler.Result result = scheduler().schedule();
+    CompactionScheduler.Result result = scheduler().execute();
 
     assertThat(result.isScheduled()).isFalse();
     assertThat(t.timeline().pendingCompactions().isEmpty()).isTrue();
@@ -139,7 +139,7 @@ class CompactionSchedulerTest {
     t.deltaCommit(upsert("p1", "a", "k1", 3, "x3"));
 
     CompactionScheduler.Result result = scheduler()
-        .options(CompactionOptions.fromMap(Map.of(CompactionOptions.LOG_FILE_NUM_THRESHOLD, "2"))).schedule();
+        .options(CompactionOptions.fromMap(Map.of(CompactionOptions.LOG_FILE_NUM_THRESHOLD, "2"))).execute();
 
     assertThat(result.plan().orElseThrow().operations()).extracting(CompactionOperation::fileId).containsExactly("a");
   }

@@ -63,7 +63,7 @@ public final class CompactionTrigger implements PostCommitAction {
     if (since < deltaCommits) {
       return Optional.empty();
     }
-    var result = CompactionScheduler.of(table).options(options).schedule();
+    var result = CompactionScheduler.of(table).options(options).execute();
     LOG.info("Compaction of {} after {} delta commits: {}", table.basePath(), since, result.reason());
     return result.instantTime();
   }

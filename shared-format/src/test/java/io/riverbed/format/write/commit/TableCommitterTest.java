@@ -256,12 +256,12 @@ class TableCommitterTest {
   @Test
   void aCompactionPlannedBeforeTheInstantIsNoConflictEvenIfItCompletesWhileTheInstantIsInFlight() throws Exception {
     seed(G1, "s");
-    String compaction = CompactionScheduler.of(table).schedule().instantTime().orElseThrow();
+    String compaction = CompactionScheduler.of(table).execute().instantTime().orElseThrow();
     TableCommitter a = committer("writer-a");
     String ta = a.begin();
     Committable fromA = Committable.of(1, ta, List.of(append(ta, 0, G1, "a1")));
     awaitStorageClockPast(ta);
-    CompactionRunner.of(table, compaction).run();
+    CompactionRunner.of(table, compaction).execute();
 
     a.commit(fromA);
     assertThat(completedWrites()).contains(ta);
