@@ -2,7 +2,6 @@ package io.riverbed.flink;
 
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.Instant;
-import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.format.write.CompactionOptions;
 import io.riverbed.format.write.CompactionRunner;
 import java.util.List;
@@ -22,7 +21,7 @@ final class FlinkCompaction {
 
   /** Compactions scheduled and not completed. */
   static List<String> pending(Table table) {
-    return TimelineStore.at(table.fs(), table.metaPath()).load().pendingCompactions().instants().stream()
+    return table.refreshTimeline().pendingCompactions().instants().stream()
         .map(Instant::time).toList();
   }
 

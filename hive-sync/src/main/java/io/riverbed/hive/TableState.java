@@ -1,7 +1,7 @@
 package io.riverbed.hive;
 
 import io.riverbed.format.InvalidTableException;
-import io.riverbed.format.query.TableSchemaResolver;
+import io.riverbed.format.table.TableSchemaResolver;
 import io.riverbed.format.record.TableSchemas;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.CommitMetadata;
@@ -10,8 +10,6 @@ import io.riverbed.format.timeline.InstantTime;
 import io.riverbed.format.timeline.State;
 import io.riverbed.format.timeline.Timeline;
 import io.riverbed.format.timeline.TimelineStore;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.LocalDateTime;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -20,7 +18,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.avro.Schema;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.parquet.avro.AvroSchemaConverter;
 import org.apache.parquet.schema.MessageType;
 
@@ -49,19 +46,16 @@ public final class TableState {
    * @throws InvalidTableException when the table has no committed schema yet (nothing to register)
    */
   public static TableState read(Table table, boolean withMetaFields) {
-    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
-    Timeline active = store.load();
+    // one listing: the timeline and when each instant completed
+    Map<Instant, Long> modified = table.timelineStore().modificationTimes();
+    Timeline active = Timeline.fromInstants(modified.keySet());
     Timeline completed = active.commitsTimeline().completed();
     Map<String, Long> completedAt = new HashMap<>();
-    try {
-      for (FileStatus status : table.fs().listStatus(table.metaPath())) {
-        Instant.parseFileName(status.getPath().getName())
-            .filter(i -> i.state() == State.COMPLETED)
-            .ifPresent(i -> completedAt.put(i.time(), status.getModificationTime()));
+    modified.forEach((instant, time) -> {
+      if (instant.state() == State.COMPLETED) {
+        completedAt.put(instant.time(), time);
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list the timeline of " + table.basePath(), e);
-    }
+    });
     Schema avro = TableSchemaResolver.resolve(table, active).orElseThrow(() -> new InvalidTableException(
         "table " + table.basePath() + " has no committed schema yet: nothing to sync"));
     if (!withMetaFields) {
@@ -103,7 +97,7 @@ public final class TableState {
    * Hudi's sync finds them: the partitions of each commit's write stats and replaced file groups.
    */
   public List<String> partitionsWrittenSince(String lastSynced, Optional<String> lastCompletion) {
-    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+    TimelineStore store = table.timelineStore();
     Set<String> partitions = new LinkedHashSet<>();
     for (Instant instant : completedCommits.instants()) {
       boolean after = instant.time().compareTo(lastSynced) > 0;

@@ -13,7 +13,6 @@ import io.riverbed.flink.source.JsonSchemaInference;
 import io.riverbed.flink.source.KafkaOffsetsTracker;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.KafkaOffsets;
-import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.flink.source.SourceLine;
 import io.riverbed.flink.sql.HudiConnectorOptions;
 import io.riverbed.format.InvalidRecordException;
@@ -271,8 +270,7 @@ public final class WriteJob {
       return Optional.empty();
     }
     Table table = Table.open(fs, base);
-    var store = TimelineStore.at(fs, table.metaPath());
-    return KafkaOffsets.latestCommitted(store, store.load()).filter(o -> o.topic().equals(topic));
+    return KafkaOffsets.latestCommitted(table.timelineStore(), table.refreshTimeline()).filter(o -> o.topic().equals(topic));
   }
 
   static String rootMessage(Throwable e) {

@@ -88,7 +88,7 @@ public final class Archiver implements TableOperation<ArchiveResult> {
   public ArchiveResult execute() {
     long start = System.currentTimeMillis();
     Table writable = table.prepareForWrite();
-    TimelineStore store = TimelineStore.at(writable.fs(), writable.metaPath());
+    TimelineStore store = writable.timelineStore();
     Map<Instant, Long> stateFiles = store.modificationTimes();
     Timeline active = Timeline.fromInstants(stateFiles.keySet());
     List<Instant> due = ArchivePlanner.plan(active, writable.type(), options, earliestRetainedByClean(store, active));

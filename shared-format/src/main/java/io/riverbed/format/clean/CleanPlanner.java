@@ -62,7 +62,7 @@ final class CleanPlanner {
 
   private CleanPlanner(Table table, Timeline timeline, CleanOptions options, java.time.Instant now) {
     this.table = table;
-    this.store = TimelineStore.at(table.fs(), table.metaPath());
+    this.store = table.timelineStore();
     this.timeline = timeline;
     this.options = options;
     this.now = now;

@@ -152,7 +152,7 @@ public final class Cleaner implements TableOperation<List<CleanResult>> {
     long start = System.currentTimeMillis();
     Table writable = table.prepareForWrite();
     TimelineStore store = store(writable);
-    Instant clean = store.load().ofAction(Action.CLEAN).find(instantTime).orElseThrow(() -> new TableException(
+    Instant clean = store.currentWith(instantTime).ofAction(Action.CLEAN).find(instantTime).orElseThrow(() -> new TableException(
         "table " + table.basePath() + " has no clean at " + instantTime));
     if (clean.isCompleted()) {
       return new CleanResult(CleanMetadata.fromBytes(store.read(clean), store.pathOf(clean).toString()));
@@ -240,7 +240,7 @@ public final class Cleaner implements TableOperation<List<CleanResult>> {
   }
 
   private static TimelineStore store(Table table) {
-    return TimelineStore.at(table.fs(), table.metaPath());
+    return table.timelineStore();
   }
 
   /** Files of one partition: planned, deleted now, gone already. */

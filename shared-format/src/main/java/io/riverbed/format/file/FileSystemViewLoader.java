@@ -48,7 +48,7 @@ public final class FileSystemViewLoader {
 
   /** A view over the given files, e.g. those named in the commits of an incremental range. */
   public static FileSystemView fromFiles(Table table, Timeline activeTimeline, Map<String, ? extends Collection<FileStatus>> files) {
-    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+    TimelineStore store = table.timelineStore();
     return FileSystemView.build(activeTimeline, files, pendingCompactions(store, activeTimeline), replacedFileGroups(store, activeTimeline));
   }
 

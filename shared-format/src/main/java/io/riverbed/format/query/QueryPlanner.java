@@ -7,6 +7,7 @@ import io.riverbed.format.file.FileSystemView;
 import io.riverbed.format.file.FileSystemViewLoader;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableType;
+import io.riverbed.format.table.TableSchemaResolver;
 import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.CleanMetadata;
 import io.riverbed.format.timeline.CommitMetadata;
@@ -33,7 +34,7 @@ public final class QueryPlanner {
   private QueryPlanner() {}
 
   public static QueryPlan plan(Table table, QuerySpec spec) {
-    Timeline active = TimelineStore.at(table.fs(), table.metaPath()).load();
+    Timeline active = table.refreshTimeline();
     Optional<Schema> schema = TableSchemaResolver.resolve(table, active);
     return switch (spec.type()) {
       case SNAPSHOT -> snapshot(table, active, schema, spec.asOfInstant());
@@ -75,7 +76,7 @@ public final class QueryPlanner {
     if (clean.isEmpty()) {
       return;
     }
-    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+    TimelineStore store = table.timelineStore();
     byte[] bytes = store.read(clean.get());
     String retained = bytes.length == 0 ? "" : CleanMetadata.fromBytes(bytes, store.pathOf(clean.get()).toString())
         .earliestCommitToRetain();
@@ -152,7 +153,7 @@ public final class QueryPlanner {
 
   /** Per partition, the files the selected commits wrote (a later commit's size wins for the same path). */
   private static Map<String, Map<String, FileStatus>> filesWritten(Table table, Timeline selected) {
-    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+    TimelineStore store = table.timelineStore();
     Map<String, Map<String, FileStatus>> files = new LinkedHashMap<>();
     for (Instant instant : selected.instants()) {
       CommitMetadata metadata = CommitMetadata.fromJson(store.read(instant), store.pathOf(instant).toString());

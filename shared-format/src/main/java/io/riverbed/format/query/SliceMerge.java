@@ -11,7 +11,6 @@ import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.CommittedLogWrites;
 import io.riverbed.format.timeline.InstantCommittedPredicate;
 import io.riverbed.format.timeline.Timeline;
-import io.riverbed.format.timeline.TimelineStore;
 import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.avro.Schema;
@@ -84,7 +83,7 @@ final class SliceMerge {
   /** What the plan's completed instants committed into log files; read once, on the first slice with logs. */
   private synchronized CommittedLogWrites committedWrites() {
     if (committedWrites == null) {
-      committedWrites = CommittedLogWrites.load(TimelineStore.at(table.fs(), table.metaPath()), timeline,
+      committedWrites = CommittedLogWrites.load(table.timelineStore(), timeline,
           table.basePath());
     }
     return committedWrites;

@@ -2,6 +2,8 @@ package io.riverbed.format.table;
 
 import io.riverbed.format.InvalidTableException;
 import io.riverbed.format.TableException;
+import io.riverbed.format.timeline.Timeline;
+import io.riverbed.format.timeline.TimelineStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.LinkedHashMap;
@@ -14,8 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Hudi table (version 6) at a base path: its file system, folders and configuration. Obtained
- * with {@link #create} or {@link #open}; the instance itself does no I/O until asked.
+ * A Hudi table (version 6) at a base path: its file system, folders, configuration and timeline.
+ * Obtained with {@link #create} or {@link #open}; the instance itself does no I/O until asked.
  */
 public final class Table {
 
@@ -33,11 +35,18 @@ public final class Table {
   private final FileSystem fs;
   private final Path basePath;
   private final TableConfig config;
+  private final TimelineStore timelineStore;
 
   private Table(FileSystem fs, Path basePath, TableConfig config) {
+    this(fs, basePath, config, TimelineStore.at(fs, new Path(basePath, META_FOLDER)));
+  }
+
+  /** A table derived from another instance of the same table: it shares that instance's timeline store. */
+  private Table(FileSystem fs, Path basePath, TableConfig config, TimelineStore timelineStore) {
     this.fs = fs;
     this.basePath = basePath;
     this.config = config;
+    this.timelineStore = timelineStore;
   }
 
   /**
@@ -111,6 +120,28 @@ public final class Table {
     return config;
   }
 
+  /**
+   * The store of this table's active timeline: reads state files and makes transitions. One per
+   * {@code Table}, so the timeline it remembers is shared by everything holding this instance.
+   */
+  public TimelineStore timelineStore() {
+    return timelineStore;
+  }
+
+  /**
+   * The active timeline as this instance last listed it (listed now if never, or if a transition
+   * through {@link #timelineStore} happened since). For the steps of an operation that began with
+   * {@link #refreshTimeline}.
+   */
+  public Timeline timeline() {
+    return timelineStore.current();
+  }
+
+  /** Lists the active timeline now, seeing every writer's transitions; later {@link #timeline} calls return it. */
+  public Timeline refreshTimeline() {
+    return timelineStore.load();
+  }
+
   public String name() {
     return config.name();
   }
@@ -143,7 +174,7 @@ public final class Table {
 
   /** The table with its config re-read from storage. */
   public Table reload() {
-    return open(fs, basePath);
+    return new Table(fs, basePath, open(fs, basePath).config, timelineStore);
   }
 
   /**
@@ -152,7 +183,7 @@ public final class Table {
    */
   public Table updateConfig(Map<String, String> changes) {
     TableConfig updated = TableConfigFile.update(fs, metaPath(), changes);
-    return new Table(fs, basePath, updated);
+    return new Table(fs, basePath, updated, timelineStore);
   }
 
   /**
@@ -168,7 +199,7 @@ public final class Table {
   public Table prepareForWrite() {
     TableConfig recovered = TableConfigFile.recover(fs, metaPath());
     recovered.requireSupported(basePath);
-    return new Table(fs, basePath, recovered).disableMetadataTable();
+    return new Table(fs, basePath, recovered, timelineStore).disableMetadataTable();
   }
 
   /**

@@ -21,12 +21,21 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the active timeline from a table's {@code .hoodie} folder and makes state transitions
  * on it. Every state file is created once and never visible half-written ({@link OnceWrittenFile}).
+ *
+ * <p>The store remembers the timeline it listed last ({@link #current}), so the steps of one
+ * operation share one listing; {@link #load} lists again. Its own transitions invalidate what it
+ * remembers, while other writers' (another store, another process) are seen only after
+ * {@link #load}: an operation refreshes once at its start. Safe for concurrent use.
  */
 public final class TimelineStore {
   private static final Logger LOG = LoggerFactory.getLogger(TimelineStore.class);
 
   private final FileSystem fs;
   private final Path metaPath;
+  /** The last listing, or null when none was made since this store changed the timeline. */
+  private Timeline remembered;
+  /** Counts this store's changes, so a listing that raced one is not remembered. */
+  private long changes;
 
   private TimelineStore(FileSystem fs, Path metaPath) {
     this.fs = fs;
@@ -42,8 +51,31 @@ public final class TimelineStore {
     return metaPath;
   }
 
-  /** Lists {@code .hoodie} and returns the active timeline, highest state per instant. */
+  /**
+   * The timeline as this store last listed it, listing now if it never did or has changed the
+   * timeline since. Does not see other stores' changes made after that listing.
+   */
+  public Timeline current() {
+    synchronized (this) {
+      if (remembered != null) {
+        return remembered;
+      }
+    }
+    return load();
+  }
+
+  /**
+   * {@link #current}, or a new listing if that has no instant at {@code time}: for a step that
+   * goes on with an instant an earlier step made, possibly through another store.
+   */
+  public Timeline currentWith(String time) {
+    Timeline timeline = current();
+    return timeline.containsTime(time) ? timeline : load();
+  }
+
+  /** Lists {@code .hoodie} and returns the active timeline, highest state per instant; remembered. */
   public Timeline load() {
+    long before = changesSoFar();
     try {
       List<Instant> found = new ArrayList<>();
       for (FileStatus status : fs.listStatus(metaPath)) {
@@ -51,7 +83,7 @@ public final class TimelineStore {
           Instant.parseFileName(status.getPath().getName()).ifPresent(found::add);
         }
       }
-      return Timeline.fromInstants(found);
+      return remember(Timeline.fromInstants(found), before);
     } catch (FileNotFoundException e) {
       throw new TableException("timeline folder " + metaPath + " does not exist", e);
     } catch (IOException e) {
@@ -65,6 +97,7 @@ public final class TimelineStore {
    * completion times in its file names.
    */
   public Map<Instant, Long> modificationTimes() {
+    long before = changesSoFar();
     try {
       Map<Instant, Long> times = new HashMap<>();
       for (FileStatus status : fs.listStatus(metaPath)) {
@@ -72,6 +105,7 @@ public final class TimelineStore {
           Instant.parseFileName(status.getPath().getName()).ifPresent(i -> times.put(i, status.getModificationTime()));
         }
       }
+      remember(Timeline.fromInstants(times.keySet()), before);
       return times;
     } catch (IOException e) {
       throw new TableException("cannot list timeline folder " + metaPath, e);
@@ -129,7 +163,13 @@ public final class TimelineStore {
   public void create(Instant instant, byte[] content) {
     Path target = pathOf(instant);
     try {
-      if (!OnceWrittenFile.create(fs, target, content, new Path(metaPath, ".temp"))) {
+      boolean created;
+      try {
+        created = OnceWrittenFile.create(fs, target, content, new Path(metaPath, ".temp"));
+      } finally {
+        changed();
+      }
+      if (!created) {
         throw new CommitConflictException("timeline file " + target + " exists already");
       }
       LOG.debug("created {}", target);
@@ -178,7 +218,25 @@ public final class TimelineStore {
       fs.delete(path, false);
     } catch (IOException e) {
       throw new TableException("cannot delete timeline file " + path, e);
+    } finally {
+      changed();
     }
+  }
+
+  private synchronized long changesSoFar() {
+    return changes;
+  }
+
+  private synchronized Timeline remember(Timeline listed, long changesBefore) {
+    if (changes == changesBefore) {
+      remembered = listed;
+    }
+    return listed;
+  }
+
+  private synchronized void changed() {
+    changes++;
+    remembered = null;
   }
 
   private static void requireState(Instant instant, State expected) {

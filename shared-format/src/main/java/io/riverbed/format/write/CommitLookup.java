@@ -39,14 +39,14 @@ public final class CommitLookup {
   }
 
   private static List<Instant> newestFirst(Table table) {
-    Timeline done = TimelineStore.at(table.fs(), table.metaPath()).load().commitsTimeline().completed();
+    Timeline done = table.refreshTimeline().commitsTimeline().completed();
     List<Instant> out = new ArrayList<>(done.instants());
     Collections.reverse(out);
     return out;
   }
 
   private static CommitMetadata read(Table table, Instant instant) {
-    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+    TimelineStore store = table.timelineStore();
     return CommitMetadata.fromJson(store.read(instant), store.pathOf(instant).toString());
   }
 }

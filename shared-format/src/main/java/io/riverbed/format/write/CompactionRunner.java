@@ -2,10 +2,9 @@ package io.riverbed.format.write;
 
 import io.riverbed.format.TableOperation;
 import io.riverbed.format.TableException;
-import io.riverbed.format.record.MetaFields;
 import io.riverbed.format.record.TableSchemas;
 import io.riverbed.format.table.Table;
-import io.riverbed.format.table.TableProperty;
+import io.riverbed.format.table.TableSchemaResolver;
 import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.CommittedLogWrites;
@@ -23,7 +22,6 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
@@ -94,7 +92,7 @@ public final class CompactionRunner implements TableOperation<CommitMetadata> {
    */
   @Override
   public CommitMetadata execute() {
-    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+    TimelineStore store = table.timelineStore();
     Instant requested = Instant.requested(instantTime, Action.COMPACTION);
     Instant inflight = requested.withState(State.INFLIGHT);
     Instant completed = requested.withState(State.COMPLETED);
@@ -123,12 +121,10 @@ public final class CompactionRunner implements TableOperation<CommitMetadata> {
     }
 
     Timeline timeline = store.load();
-    String tableSchema = tableSchema(store, timeline);
-    Schema schema = new Schema.Parser().parse(tableSchema);
-    if (schema.getFields().stream().anyMatch(f -> MetaFields.isMetaField(f.name()))) {
-      schema = TableSchemas.removeMetaFields(schema);
-      tableSchema = schema.toString();
-    }
+    Schema schema = TableSchemas.removeMetaFields(TableSchemaResolver.resolve(table, timeline).orElseThrow(
+        () -> new TableException("cannot compact " + instantTime + " in table " + table.basePath()
+            + ": the table has no schema (no commit, create schema or data file names one)")));
+    String tableSchema = schema.toString();
     var merger = new CompactionFileGroupMerger(table, instantTime, schema,
         InstantCommittedPredicate.of(timeline), CommittedLogWrites.load(store, timeline, table.basePath()), options,
         markers);
@@ -198,24 +194,5 @@ public final class CompactionRunner implements TableOperation<CommitMetadata> {
       LOG.warn("Compaction {} of {} is committed but its markers could not be deleted", instantTime,
           table.basePath(), e);
     }
-  }
-
-  /**
-   * The table schema without meta fields: {@code schema} of the newest completed commit that can
-   * change the schema (compactions and clusterings cannot), else {@code hoodie.table.create.schema}.
-   */
-  private String tableSchema(TimelineStore store, Timeline timeline) {
-    List<Instant> commits = timeline.commitsTimeline().completed().instants();
-    for (int i = commits.size() - 1; i >= 0; i--) {
-      Instant commit = commits.get(i);
-      CommitMetadata metadata = CommitMetadata.fromJson(store.read(commit), store.pathOf(commit).toString());
-      Optional<String> schema = metadata.schema();
-      if (metadata.operationType().canUpdateSchema() && schema.isPresent()) {
-        return schema.get();
-      }
-    }
-    return table.config().createSchema().orElseThrow(() -> new TableException("cannot compact "
-        + instantTime + " in table " + table.basePath() + ": no completed commit has a schema and "
-        + TableProperty.CREATE_SCHEMA.key() + " is not set"));
   }
 }

@@ -126,7 +126,7 @@ public final class CompactionScheduler implements TableOperation<CompactionSched
       throw new TableException("cannot compact table " + table.basePath() + ": it is " + table.type()
           + ", compaction needs MERGE_ON_READ");
     }
-    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+    TimelineStore store = table.timelineStore();
     Timeline timeline = store.load();
     Optional<String> floor = timeline.writeTimeline().completedAndCompactionInstants().last().map(Instant::time);
     Optional<Instant> earliestPendingWrite = timeline.commitsTimeline().pending().first();

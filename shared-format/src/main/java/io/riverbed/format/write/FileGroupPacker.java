@@ -8,7 +8,6 @@ import io.riverbed.format.file.FileSystemViewLoader;
 import io.riverbed.format.file.LogFile;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableType;
-import io.riverbed.format.timeline.TimelineStore;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
@@ -103,7 +102,7 @@ public final class FileGroupPacker {
       return out;
     }
     boolean mergesIntoBase = baseFilesOnly || t.type() == TableType.COPY_ON_WRITE;
-    var timeline = TimelineStore.at(t.fs(), t.metaPath()).load();
+    var timeline = t.refreshTimeline();
     FileSystemView view = FileSystemViewLoader.load(t, timeline, List.of(partition));
     for (FileGroup group : view.fileGroups()) {
       if (Math.floorMod(group.id().fileId().hashCode(), parallelism) != subtask) {

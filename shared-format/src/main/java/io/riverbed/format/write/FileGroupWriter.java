@@ -10,7 +10,6 @@ import io.riverbed.format.file.FileSystemViewLoader;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.timeline.Timeline;
-import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.format.timeline.WriteStat;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -199,7 +198,7 @@ final class FileGroupWriter {
   private FileSystemView view(String partition) {
     return views.computeIfAbsent(partition, p -> {
       if (timeline == null) {
-        timeline = TimelineStore.at(table.fs(), table.metaPath()).load();
+        timeline = table.refreshTimeline();
       }
       return FileSystemViewLoader.load(table, timeline, List.of(p));
     });

@@ -279,7 +279,7 @@ public final class Rollback implements TableOperation<RollbackMetadata> {
   }
 
   private static TimelineStore store(Table table) {
-    return TimelineStore.at(table.fs(), table.metaPath());
+    return table.timelineStore();
   }
 
   private static final class PartitionResult {

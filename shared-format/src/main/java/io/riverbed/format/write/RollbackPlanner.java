@@ -63,7 +63,7 @@ final class RollbackPlanner {
     }
     if (markers.isEmpty()) {
       if (target.isCompleted()) {
-        TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+        TimelineStore store = table.timelineStore();
         CommitMetadata metadata = CommitMetadata.fromJson(store.read(target), store.pathOf(target).toString());
         for (WriteStat stat : metadata.writeStats()) {
           if (stat.path() != null && !stat.path().isEmpty()) {

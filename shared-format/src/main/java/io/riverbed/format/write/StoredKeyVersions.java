@@ -8,12 +8,11 @@ import io.riverbed.format.query.QueryPlan;
 import io.riverbed.format.query.ReadSettings;
 import io.riverbed.format.query.Split;
 import io.riverbed.format.query.SplitKeyReader;
-import io.riverbed.format.query.TableSchemaResolver;
+import io.riverbed.format.table.TableSchemaResolver;
 import io.riverbed.format.record.OrderingValueCodec;
 import io.riverbed.format.record.OrderingValues;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.Timeline;
-import io.riverbed.format.timeline.TimelineStore;
 import java.io.FileNotFoundException;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -194,7 +193,7 @@ public final class StoredKeyVersions {
 
     private Map<String, Version> read(FileGroupId id) {
       if (timeline == null) {
-        timeline = TimelineStore.at(table.fs(), table.metaPath()).load();
+        timeline = table.refreshTimeline();
         schema = TableSchemaResolver.resolve(table, timeline);
       }
       Map<String, Version> versions = new HashMap<>();

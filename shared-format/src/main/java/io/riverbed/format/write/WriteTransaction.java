@@ -70,7 +70,7 @@ public final class WriteTransaction {
   public static WriteTransaction start(Table table, WriteOperationType operationType, InstantTime generator) {
     Objects.requireNonNull(operationType, "operationType");
     table.prepareForWrite();
-    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+    TimelineStore store = table.timelineStore();
     String time = InstantClock.next(generator, store.load());
     Action action = actionFor(table.type(), operationType);
     Instant requested = store.createRequested(time, action, requestedContent(action));
@@ -86,8 +86,8 @@ public final class WriteTransaction {
    * @throws TableException if the instant is not a pending write of this table
    */
   public static WriteTransaction resume(Table table, String instantTime, WriteOperationType operationType) {
-    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
-    Instant pending = store.load().writeTimeline().find(instantTime)
+    TimelineStore store = table.timelineStore();
+    Instant pending = store.currentWith(instantTime).writeTimeline().find(instantTime)
         .filter(i -> !i.isCompleted() && i.action() != Action.COMPACTION && i.action() != Action.LOG_COMPACTION)
         .orElseThrow(() -> new TableException("instant " + instantTime + " is not a pending write of table "
             + table.basePath()));

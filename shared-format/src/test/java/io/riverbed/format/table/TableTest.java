@@ -145,4 +145,16 @@ class TableTest {
     Files.createDirectories(dir.resolve("orders/.hoodie"));
     Files.writeString(dir.resolve("orders/.hoodie/hoodie.properties"), text, StandardCharsets.ISO_8859_1);
   }
+
+  @Test
+  void aTableDerivedForWritingSharesTheTimelineItsOriginRemembers() {
+    Table table = Table.create(fs, base, config());
+    assertThat(table.timeline().instants()).isEmpty();
+    Table writable = table.prepareForWrite();
+    assertThat(writable.timelineStore()).isSameAs(table.timelineStore());
+    writable.timelineStore().createRequested("20250101000000000", io.riverbed.format.timeline.Action.COMMIT,
+        new byte[0]);
+    assertThat(table.timeline().times()).containsExactly("20250101000000000");
+    assertThat(table.reload().timelineStore()).isSameAs(table.timelineStore());
+  }
 }

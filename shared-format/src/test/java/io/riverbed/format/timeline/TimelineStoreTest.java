@@ -58,4 +58,37 @@ class TimelineStoreTest {
     store.deleteAllStates(a.time(), Action.DELTA_COMMIT);
     assertThat(store.load().times()).containsExactly("20250101000000001");
   }
+
+  @Test
+  void currentRemembersTheLastListingUntilThisStoreChangesTheTimeline() {
+    store.createRequested("20250101000000000", Action.COMMIT, new byte[0]);
+    Timeline listed = store.load();
+    assertThat(store.current()).isSameAs(listed);
+
+    TimelineStore other = TimelineStore.at(fs, store.metaPath());
+    other.createRequested("20250101000000001", Action.COMMIT, new byte[0]);
+    assertThat(store.current().times()).as("another store's change is seen only after a refresh")
+        .containsExactly("20250101000000000");
+    assertThat(store.currentWith("20250101000000001").times()).as("asking for an instant not remembered lists again")
+        .containsExactly("20250101000000000", "20250101000000001");
+
+    store.createRequested("20250101000000002", Action.COMMIT, new byte[0]);
+    assertThat(store.current().times()).as("its own change lists again")
+        .containsExactly("20250101000000000", "20250101000000001", "20250101000000002");
+    store.delete(Instant.requested("20250101000000002", Action.COMMIT));
+    assertThat(store.current().times()).containsExactly("20250101000000000", "20250101000000001");
+  }
+
+  @Test
+  void aFailedCreateStillForgetsTheRememberedTimeline() {
+    store.createRequested("20250101000000000", Action.COMMIT, new byte[0]);
+    TimelineStore other = TimelineStore.at(fs, store.metaPath());
+    other.createRequested("20250101000000001", Action.COMMIT, new byte[0]);
+    store.load();
+    other.transitionToInflight(Instant.requested("20250101000000001", Action.COMMIT), new byte[0]);
+    assertThatThrownBy(() -> store.transitionToInflight(Instant.requested("20250101000000001", Action.COMMIT),
+        new byte[0])).isInstanceOf(CommitConflictException.class);
+    assertThat(store.current().instants()).as("the conflict is seen").contains(
+        Instant.inflight("20250101000000001", Action.COMMIT));
+  }
 }

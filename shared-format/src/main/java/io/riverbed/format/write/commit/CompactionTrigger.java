@@ -6,7 +6,6 @@ import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.Timeline;
-import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.format.write.CompactionOptions;
 import io.riverbed.format.write.CompactionScheduler;
 import java.util.Objects;
@@ -55,7 +54,7 @@ public final class CompactionTrigger implements PostCommitAction {
     if (table.type() != TableType.MERGE_ON_READ) {
       return Optional.empty();
     }
-    Timeline timeline = TimelineStore.at(table.fs(), table.metaPath()).load();
+    Timeline timeline = table.timeline();
     String lastCompaction = timeline.writeTimeline().filter(i -> i.action() == Action.COMPACTION
         || (i.action() == Action.COMMIT && i.isCompleted())).last().map(Instant::time).orElse("");
     long since = timeline.ofAction(Action.DELTA_COMMIT).completed().instants().stream()

@@ -99,7 +99,7 @@ public final class TableCommitter {
     if (writerId.isEmpty()) {
       throw new IllegalArgumentException("empty writer id");
     }
-    this.store = TimelineStore.at(table.fs(), table.metaPath());
+    this.store = table.timelineStore();
   }
 
   /** A committer of {@code writerId}'s commits to {@code table}; set its schema before committing. */

@@ -1,4 +1,4 @@
-package io.riverbed.format.query;
+package io.riverbed.format.table;
 
 import io.riverbed.format.TableException;
 import io.riverbed.format.base.BaseFileReader;
@@ -7,7 +7,6 @@ import io.riverbed.format.log.HeaderKey;
 import io.riverbed.format.log.LogBlock;
 import io.riverbed.format.log.LogFileReader;
 import io.riverbed.format.record.TableSchemas;
-import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.Timeline;
@@ -29,7 +28,7 @@ public final class TableSchemaResolver {
 
   /** The table schema with meta fields; empty for a table with no commit and no create schema. */
   public static Optional<Schema> resolve(Table table, Timeline activeTimeline) {
-    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+    TimelineStore store = table.timelineStore();
     List<Instant> completed = activeTimeline.commitsTimeline().completed().instants();
     for (int i = completed.size() - 1; i >= 0; i--) {
       Instant instant = completed.get(i);
