@@ -1,14 +1,12 @@
 package io.riverbed.it.riverbed;
 
-import io.riverbed.format.file.FileGroupId;
 import io.riverbed.format.record.PayloadMergeRule;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.table.TimelineTimezone;
-import io.riverbed.format.testing.IndexedWrites;
+import io.riverbed.format.testing.SingleTaskEngine;
 import io.riverbed.format.timeline.RollbackMetadata;
-import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.write.CompactionRunner;
 import io.riverbed.format.write.CompactionScheduler;
@@ -16,7 +14,6 @@ import io.riverbed.format.write.RecordKeyer;
 import io.riverbed.format.write.Rollback;
 import io.riverbed.format.write.WriteOptions;
 import io.riverbed.format.write.WriteRecord;
-import io.riverbed.format.write.WriteTransaction;
 import io.riverbed.it.oracle.TimelineInstant;
 import io.riverbed.it.scenario.ExpectedTable;
 import io.riverbed.it.scenario.ScenarioTable;
@@ -26,7 +23,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
@@ -34,8 +30,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 
 /**
- * Writes a scenario table on a Hadoop file system with Riverbed's core writer ({@link IndexedWrites}),
- * the test playing the index a Flink job keeps in state; keeps the expected model after each completed instant.
+ * Writes a scenario table on a Hadoop file system through Riverbed's core writer and committer
+ * ({@link SingleTaskEngine}, whose map plays the index a Flink job keeps in state); keeps the
+ * expected model after each completed instant.
  */
 public final class RiverbedScenarioWriter {
   private final Path path;
@@ -43,12 +40,10 @@ public final class RiverbedScenarioWriter {
   private final Table table;
   private final Schema schema;
   private final RecordKeyer keyer;
-  private final WriteOptions options;
+  private final SingleTaskEngine engine;
   private final ExpectedTable model;
-  private final Map<String, FileGroupId> index = new HashMap<>();
   private final List<ScenarioTable.Commit> commits = new ArrayList<>();
 
-  /** Writes the table at {@code path} on the local disk, in base files of up to 256 KiB. */
   /** A writer of a new non-partitioned MERGE_ON_READ table keyed by {@code uuid} at {@code path}, named after its folder. */
   static RiverbedScenarioWriter mergeOnRead(Path path) {
     return new RiverbedScenarioWriter(path, new TableSpec(path.getFileName().toString(),
@@ -61,6 +56,7 @@ public final class RiverbedScenarioWriter {
         new org.apache.hadoop.fs.Path(path.toUri()));
   }
 
+  /** Writes the table at {@code path} on the local disk, in base files of up to 256 KiB. */
   RiverbedScenarioWriter(Path path, TableSpec spec) {
     this(localFileSystem(), new org.apache.hadoop.fs.Path(path.toUri()), path, spec, 256 * 1024);
   }
@@ -83,7 +79,8 @@ public final class RiverbedScenarioWriter {
         .build();
     this.table = Table.create(fs, location, config);
     this.keyer = RecordKeyer.forTable(config);
-    this.options = WriteOptions.fromMap(Map.of("hoodie.parquet.max.file.size", String.valueOf(maxFileSize)));
+    this.engine = new SingleTaskEngine(table, schema,
+        WriteOptions.fromMap(Map.of("hoodie.parquet.max.file.size", String.valueOf(maxFileSize))));
     this.model = new ExpectedTable(spec);
   }
 
@@ -105,26 +102,28 @@ public final class RiverbedScenarioWriter {
 
   /** A first load into new base files (MOR included), as a bulk insert does. */
   public ScenarioTable.Commit bulkInsert(List<Trip> trips) {
-    WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.BULK_INSERT);
-    IndexedWrites.bulkInsert(txn, schema, options, trips.stream().map(this::toWriteRecord).toList(), index);
-    return finish(txn, "bulk_insert", () -> model.upsert(trips, txn.instantTime()));
+    String instant = engine.write(WriteOperationType.BULK_INSERT, trips.stream().map(this::toWriteRecord).toList(),
+        Map.of());
+    model.upsert(trips, instant);
+    return recorded(instant, "bulk_insert");
   }
 
   public ScenarioTable.Commit upsert(List<Trip> trips) {
-    WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.UPSERT);
-    IndexedWrites.upsert(txn, schema, options, trips.stream().map(this::toWriteRecord).toList(), index);
-    return finish(txn, "upsert", () -> model.upsert(trips, txn.instantTime()));
+    String instant = engine.write(WriteOperationType.UPSERT, trips.stream().map(this::toWriteRecord).toList(),
+        Map.of());
+    model.upsert(trips, instant);
+    return recorded(instant, "upsert");
   }
 
   public ScenarioTable.Commit delete(List<Trip> trips) {
-    WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.DELETE);
     List<WriteRecord> deletes = trips.stream()
         .map(t -> WriteRecord.delete(spec.recordKey(t), t.partitionPath(spec.hiveStylePartitioning()), 0))
-        .filter(d -> index.containsKey(d.recordKey()))
+        .filter(d -> engine.index().containsKey(d.recordKey()))
         .toList();
-    IndexedWrites.upsert(txn, schema, options, deletes, index);
-    deletes.forEach(d -> index.remove(d.recordKey()));
-    return finish(txn, "delete", () -> model.delete(trips));
+    String instant = engine.write(WriteOperationType.DELETE, deletes, Map.of());
+    deletes.forEach(d -> engine.index().remove(d.recordKey()));
+    model.delete(trips);
+    return recorded(instant, "delete");
   }
 
   /**
@@ -134,8 +133,7 @@ public final class RiverbedScenarioWriter {
    * @return the rollbacks done
    */
   public List<RollbackMetadata> failedUpsertRolledBack(List<Trip> trips) {
-    WriteTransaction txn = WriteTransaction.start(table, WriteOperationType.UPSERT);
-    IndexedWrites.upsert(txn, schema, options, trips.stream().map(this::toWriteRecord).toList(), new HashMap<>(index));
+    engine.writeUncommitted(WriteOperationType.UPSERT, trips.stream().map(this::toWriteRecord).toList()).abandon();
     return Rollback.rollbackFailedWrites(table.reload());
   }
 
@@ -165,11 +163,9 @@ public final class RiverbedScenarioWriter {
     return keyer.toWriteRecord(TripAvro.toRecord(schema, trip));
   }
 
-  private ScenarioTable.Commit finish(WriteTransaction txn, String operation, Runnable applyToModel) {
-    txn.commit(schema, Map.of());
-    applyToModel.run();
-    String action = TimelineStore.at(table.fs(), table.metaPath()).load().find(txn.instantTime()).orElseThrow().action().word();
-    ScenarioTable.Commit commit = new ScenarioTable.Commit(new TimelineInstant(txn.instantTime(), action), operation, model.state());
+  private ScenarioTable.Commit recorded(String instant, String operation) {
+    String action = table.refreshTimeline().find(instant).orElseThrow().action().word();
+    ScenarioTable.Commit commit = new ScenarioTable.Commit(new TimelineInstant(instant, action), operation, model.state());
     commits.add(commit);
     return commit;
   }

@@ -116,7 +116,7 @@ class CleanSafetyTest {
     for (int k = 0; k < 6; k++) {
       batch.add(WriteTestSupport.upsert("k" + k, "r5", 5, CleanTestTable.PARTITIONS.get(k % 2)));
     }
-    WriteTransaction pending = t.writer.writeUncommitted(batch);
+    var pending = t.writer.writeUncommitted(batch);
     var pendingFiles = new TreeSet<>(t.dataFiles());
     pendingFiles.removeAll(before);
     assertThat(pendingFiles).as("files of the pending instant").isNotEmpty();
@@ -128,7 +128,7 @@ class CleanSafetyTest {
     assertThat(results.get(0).earliestInstantRetained()).as("the last completed write before the pending one")
         .isEqualTo(t.writes().get(t.writes().size() - 1));
     assertThat(t.dataFiles()).containsAll(pendingFiles);
-    pending.commit(WriteTestSupport.SCHEMA, Map.of());
+    pending.commit(Map.of());
     assertThat(t.snapshot()).hasSize(6).allSatisfy((k, v) -> assertThat(v).isEqualTo("r5@5"));
   }
 

@@ -37,7 +37,7 @@ class RollbackTest {
     TestWriter writer = new TestWriter(table, WriteOptions.defaults().withFileSizes(1 << 20, 0, 1024));
     String t1 = writer.write(List.of(upsert("1", "a", 1, "2024-01-01"), upsert("2", "b", 1, "2024-01-01")));
     FileGroupId existing = writer.index.get("1");
-    WriteTransaction failed = writer.writeUncommitted(List.of(upsert("1", "a2", 2, "2024-01-01"),
+    var failed = writer.writeUncommitted(List.of(upsert("1", "a2", 2, "2024-01-01"),
         WriteRecord.delete("2", "2024-01-01", 2L), upsert("3", "new", 1, "2024-01-01")));
     String x = failed.instantTime();
     FileGroupId created = writer.index.get("3");
