@@ -51,6 +51,7 @@ final class CompactionFileGroupMerger {
 
   private final Table table;
   private final String instantTime;
+  private final Schema tableSchema;
   private final Schema writerSchema;
   private final Predicate<String> committed;
   private final CommittedLogWrites committedWrites;
@@ -65,6 +66,7 @@ final class CompactionFileGroupMerger {
       CommittedLogWrites committedWrites, CompactionOptions options, Markers markers) {
     this.table = table;
     this.instantTime = instantTime;
+    this.tableSchema = tableSchema;
     this.writerSchema = TableSchemas.addMetaFields(tableSchema);
     this.committed = committed;
     this.committedWrites = committedWrites;
@@ -80,12 +82,16 @@ final class CompactionFileGroupMerger {
     }
   }
 
+  /** The table schema (without meta fields) the merged files are written in. */
+  Schema tableSchema() {
+    return tableSchema;
+  }
+
   /**
    * Writes the new base file of {@code operation}.
    *
    * @param taskIndex position of the operation in the plan, used in the write token
-   * @param attempt 0 for the first run of the compaction, 1 for a run that recovers an interrupted
-   *     one; the last part of the write token
+   * @param attempt the last part of the write token: higher for a retry of the operation
    * @return the write stat of the new file, or empty if no file was needed
    */
   Optional<WriteStat> merge(CompactionOperation operation, int taskIndex, int attempt) {

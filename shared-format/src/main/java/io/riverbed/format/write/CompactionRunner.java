@@ -20,8 +20,12 @@ import io.riverbed.format.timeline.WriteStat;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
@@ -58,6 +62,9 @@ public final class CompactionRunner implements TableOperation<CommitMetadata> {
   private final String instantTime;
   private CompactionOptions options = CompactionOptions.defaults();
   private Runnable afterFileGroup = () -> { };
+  /** Whether {@link #begin} found the compaction interrupted. */
+  private boolean recovering;
+  private CompactionFileGroupMerger merger;
 
   private CompactionRunner(Table table, String instantTime) {
     this.table = Objects.requireNonNull(table, "table");
@@ -85,57 +92,94 @@ public final class CompactionRunner implements TableOperation<CommitMetadata> {
   }
 
   /**
-   * Runs (or finishes) the compaction and returns the metadata of {@code C.commit}. A compaction
-   * that is already complete is not run again; its metadata is returned.
+   * Runs (or finishes) the compaction and returns the metadata of {@code C.commit}: {@link #begin},
+   * every operation through {@link #compact}, then {@link #commit}. A compaction that is already
+   * complete is not run again; its metadata is returned.
    *
    * @throws TableException if there is no {@code C.compaction.requested}
    */
   @Override
   public CommitMetadata execute() {
+    Optional<CompactionPlan> plan = begin();
+    if (plan.isEmpty()) {
+      return completedMetadata();
+    }
+    List<WriteStat> stats = new ArrayList<>();
+    int index = 0;
+    for (CompactionOperation operation : plan.get().operations()) {
+      compact(operation, index++, recovering ? 1 : 0).ifPresent(stats::add);
+      afterFileGroup.run();
+    }
+    return commit(stats);
+  }
+
+  /**
+   * Starts the compaction for its operations to be run, by this runner or by parallel tasks:
+   * {@code C.compaction.inflight} is written, or, if it exists (a run was interrupted), every base
+   * file of C in the plan's file groups is deleted so that all operations are redone.
+   *
+   * @return the plan, or empty if the compaction is complete already
+   * @throws TableException if there is no {@code C.compaction.requested} or its plan is version 1
+   */
+  public Optional<CompactionPlan> begin() {
     TimelineStore store = table.timelineStore();
     Instant requested = Instant.requested(instantTime, Action.COMPACTION);
     Instant inflight = requested.withState(State.INFLIGHT);
-    Instant completed = requested.withState(State.COMPLETED);
     if (!store.exists(requested)) {
       throw new TableException("no compaction requested at " + instantTime + " in table " + table.basePath()
           + ": " + store.pathOf(requested) + " does not exist");
     }
-    if (store.exists(completed)) {
+    if (store.exists(requested.withState(State.COMPLETED))) {
       LOG.info("Compaction {} of {} is already complete", instantTime, table.basePath());
-      return CommitMetadata.fromJson(store.read(completed), store.pathOf(completed).toString());
+      return Optional.empty();
     }
-    CompactionPlan plan = CompactionPlan.fromBytes(store.read(requested), store.pathOf(requested).toString());
+    CompactionPlan plan = plan();
     table.prepareForWrite();
-    if (plan.version() < CompactionPlan.LATEST_VERSION) {
-      throw new TableException("compaction plan " + store.pathOf(requested) + " has version " + plan.version()
-          + " (log file paths); only version 2 (log file names) is supported");
-    }
-    Markers markers = Markers.of(table.fs(), table.metaPath(), instantTime);
-    boolean recovering = store.exists(inflight);
+    recovering = store.exists(inflight);
     if (recovering) {
       LOG.info("Compaction {} of {} was interrupted; deleting its partial base files and redoing it",
           instantTime, table.basePath());
-      deletePartialOutputs(plan, markers);
+      deletePartialOutputs(plan, markers());
     } else {
       store.transitionToInflight(requested, new byte[0]);
     }
+    return Optional.of(plan);
+  }
 
-    Timeline timeline = store.load();
-    Schema schema = TableSchemas.removeMetaFields(TableSchemaResolver.resolve(table, timeline).orElseThrow(
-        () -> new TableException("cannot compact " + instantTime + " in table " + table.basePath()
-            + ": the table has no schema (no commit, create schema or data file names one)")));
-    String tableSchema = schema.toString();
-    var merger = new CompactionFileGroupMerger(table, instantTime, schema,
-        InstantCommittedPredicate.of(timeline), CommittedLogWrites.load(store, timeline, table.basePath()), options,
-        markers);
+  /**
+   * Merges one operation of the begun compaction into {@code <fileId>_<index>-1-<attempt>_C.parquet}
+   * (with its marker). Operations are independent: parallel tasks may each run some. A retry of an
+   * operation takes a higher {@code attempt}, so its file never collides with a failed attempt's;
+   * {@link #commit} deletes the files no stat names.
+   *
+   * @param operationIndex the operation's position in the plan
+   * @return the write stat of the new file, or empty if the group needed none
+   * @throws io.riverbed.format.CorruptLogBlockException if the group's committed log bytes are damaged
+   */
+  public Optional<WriteStat> compact(CompactionOperation operation, int operationIndex, int attempt) {
+    return merger().merge(operation, operationIndex, attempt);
+  }
+
+  /**
+   * Commits the begun compaction with the write stats of all its operations: files its markers name
+   * that no stat names (a failed or retried operation's) are deleted, then {@code C.commit} is
+   * written with the table schema and the plan's extra metadata; the markers go after it. A
+   * compaction complete already is not committed again; its metadata is returned.
+   */
+  public CommitMetadata commit(Collection<WriteStat> stats) {
+    TimelineStore store = table.timelineStore();
+    Instant inflight = Instant.inflight(instantTime, Action.COMPACTION);
+    if (store.exists(inflight.withState(State.COMPLETED))) {
+      LOG.info("Compaction {} of {} is already complete", instantTime, table.basePath());
+      return completedMetadata();
+    }
+    CompactionPlan plan = plan();
+    Markers markers = markers();
+    deleteUnreported(stats, markers);
     CommitMetadata.Builder metadata = CommitMetadata.builder(WriteOperationType.COMPACT)
         .compacted(true)
-        .schema(tableSchema);
-    int index = 0;
-    for (CompactionOperation operation : plan.operations()) {
-      merger.merge(operation, index++, recovering ? 1 : 0).ifPresent(metadata::addWriteStat);
-      afterFileGroup.run();
-    }
+        .schema(merger().tableSchema().toString());
+    stats.forEach(metadata::addWriteStat);
     if (plan.extraMetadata() != null) {
       plan.extraMetadata().forEach(metadata::extraMetadata);
     }
@@ -145,6 +189,51 @@ public final class CompactionRunner implements TableOperation<CommitMetadata> {
         result.writeStats().size());
     deleteMarkersAfterCommit(markers);
     return result;
+  }
+
+  private CompactionPlan plan() {
+    TimelineStore store = table.timelineStore();
+    Instant requested = Instant.requested(instantTime, Action.COMPACTION);
+    CompactionPlan plan = CompactionPlan.fromBytes(store.read(requested), store.pathOf(requested).toString());
+    if (plan.version() < CompactionPlan.LATEST_VERSION) {
+      throw new TableException("compaction plan " + store.pathOf(requested) + " has version " + plan.version()
+          + " (log file paths); only version 2 (log file names) is supported");
+    }
+    return plan;
+  }
+
+  private CommitMetadata completedMetadata() {
+    TimelineStore store = table.timelineStore();
+    Instant completed = Instant.completed(instantTime, Action.COMPACTION);
+    return CommitMetadata.fromJson(store.read(completed), store.pathOf(completed).toString());
+  }
+
+  private Markers markers() {
+    return Markers.of(table.fs(), table.metaPath(), instantTime);
+  }
+
+  /** The merger of this compaction: the table schema and the committed log writes, read once. */
+  private synchronized CompactionFileGroupMerger merger() {
+    if (merger == null) {
+      Timeline timeline = table.refreshTimeline();
+      Schema schema = TableSchemas.removeMetaFields(TableSchemaResolver.resolve(table, timeline).orElseThrow(
+          () -> new TableException("cannot compact " + instantTime + " in table " + table.basePath()
+              + ": the table has no schema (no commit, create schema or data file names one)")));
+      merger = new CompactionFileGroupMerger(table, instantTime, schema, InstantCommittedPredicate.of(timeline),
+          CommittedLogWrites.load(table.timelineStore(), timeline, table.basePath()), options, markers());
+    }
+    return merger;
+  }
+
+  /** Deletes the files of this instant its markers name that none of {@code stats} names. */
+  private void deleteUnreported(Collection<WriteStat> stats, Markers markers) {
+    Set<String> reported = new HashSet<>();
+    stats.forEach(s -> reported.add(s.partitionPath() + "/" + s.fileName()));
+    for (Markers.Marker marker : markers.list()) {
+      if (!reported.contains(marker.partitionPath() + "/" + marker.fileName())) {
+        deleteOutput(new Path(table.partitionPath(marker.partitionPath()), marker.fileName()));
+      }
+    }
   }
 
   /** Deletes base files of this instant in the plan's file groups, then the markers. */
@@ -170,20 +259,22 @@ public final class CompactionRunner implements TableOperation<CommitMetadata> {
         throw new TableException("cannot list " + folder + " to clean up compaction " + instantTime, e);
       }
     }
-    for (Path path : doomed) {
-      if (!path.getName().endsWith("_" + instantTime + ".parquet")) {
-        throw new TableException("marker of compaction " + instantTime + " in table " + table.basePath()
-            + " names " + path + ", which is not a base file of that instant");
-      }
-      try {
-        if (table.fs().delete(path, false)) {
-          LOG.debug("Deleted partial compaction output {}", path);
-        }
-      } catch (IOException e) {
-        throw new TableException("cannot delete partial output " + path + " of compaction " + instantTime, e);
-      }
-    }
+    doomed.forEach(this::deleteOutput);
     markers.delete();
+  }
+
+  private void deleteOutput(Path path) {
+    if (!path.getName().endsWith("_" + instantTime + ".parquet")) {
+      throw new TableException("marker of compaction " + instantTime + " in table " + table.basePath()
+          + " names " + path + ", which is not a base file of that instant");
+    }
+    try {
+      if (table.fs().delete(path, false)) {
+        LOG.debug("Deleted output {} of compaction {}", path, instantTime);
+      }
+    } catch (IOException e) {
+      throw new TableException("cannot delete output " + path + " of compaction " + instantTime, e);
+    }
   }
 
   private void deleteMarkersAfterCommit(Markers markers) {

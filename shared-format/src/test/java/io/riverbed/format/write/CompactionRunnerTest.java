@@ -260,4 +260,53 @@ class CompactionRunnerTest {
     assertThatThrownBy(() -> run("20250101000000000")).isInstanceOf(TableException.class)
         .hasMessageContaining("20250101000000000.compaction.requested");
   }
+
+  @Test
+  void operationsRunByParallelTasksInAnyOrderCommitTheSameTableAsOneRun() throws IOException {
+    t = CompactionTestTable.create(dir, PayloadMergeRule.OVERWRITE_WITH_LATEST);
+    t.insertBaseFiles(upsert("p1", "a", "k1", 1, "x"), upsert("p1", "b", "k2", 1, "y"), upsert("p2", "c", "k3", 1, "z"));
+    t.deltaCommit(upsert("p1", "a", "k1", 2, "x2"), upsert("p1", "b", "k2", 2, "y2"), delete("p2", "c", "k3", 2));
+    Map<String, String> before = t.snapshot();
+    String c = schedule();
+
+    var plan = CompactionRunner.of(t.table(), c).begin().orElseThrow();
+    assertThat(plan.operations()).hasSize(3);
+    var stats = new java.util.ArrayList<WriteStat>();
+    // two tasks of their own (as on two machines), operations in reverse order
+    CompactionRunner taskA = CompactionRunner.of(t.table().reload(), c);
+    CompactionRunner taskB = CompactionRunner.of(t.table().reload(), c);
+    for (int i = plan.operations().size() - 1; i >= 0; i--) {
+      (i % 2 == 0 ? taskA : taskB).compact(plan.operations().get(i), i, 0).ifPresent(stats::add);
+    }
+    assertThat(t.timeline().pendingCompactions().times()).as("not visible before the commit").containsExactly(c);
+
+    CommitMetadata metadata = CompactionRunner.of(t.table().reload(), c).commit(stats);
+
+    assertThat(metadata.writeStats()).hasSize(3);
+    assertThat(t.snapshot()).isEqualTo(before);
+    assertThat(CompactionRunner.of(t.table(), c).commit(stats)).as("a second commit is a no-op")
+        .isEqualTo(metadata);
+    assertThat(CompactionRunner.of(t.table(), c).begin()).as("nothing to begin once complete").isEmpty();
+  }
+
+  @Test
+  void aRetriedOperationsFailedAttemptIsDeletedAtTheCommit() throws IOException {
+    t = CompactionTestTable.create(dir, PayloadMergeRule.OVERWRITE_WITH_LATEST);
+    t.insertBaseFiles(upsert("p1", "a", "k1", 1, "x"));
+    t.deltaCommit(upsert("p1", "a", "k1", 2, "x2"));
+    Map<String, String> before = t.snapshot();
+    String c = schedule();
+    CompactionRunner runner = CompactionRunner.of(t.table(), c);
+    var operation = runner.begin().orElseThrow().operations().get(0);
+    WriteStat failed = runner.compact(operation, 0, 0).orElseThrow();
+    Path failedFile = new Path(t.table().partitionPath("p1"), failed.fileName());
+
+    WriteStat retried = runner.compact(operation, 0, 1).orElseThrow();
+    assertThat(retried.fileName()).isEqualTo("a_0-1-1_" + c + ".parquet");
+    runner.commit(java.util.List.of(retried));
+
+    assertThat(t.table().fs().exists(failedFile)).as("the first attempt's file, which no stat names").isFalse();
+    assertThat(baseFileOf(c, "p1", "a").getName()).isEqualTo(retried.fileName());
+    assertThat(t.snapshot()).isEqualTo(before);
+  }
 }
