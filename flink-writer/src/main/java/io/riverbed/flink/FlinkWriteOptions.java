@@ -1,5 +1,6 @@
 package io.riverbed.flink;
 
+import io.riverbed.format.archive.ArchiveOptions;
 import io.riverbed.format.clean.CleanOptions;
 import io.riverbed.format.record.KeyGeneratorOptions;
 import io.riverbed.format.table.TableType;
@@ -114,6 +115,8 @@ public record FlinkWriteOptions(
   public static final String COMPACTION_DELTA_COMMITS = "compaction.delta_commits";
   /** Hudi's Flink name; what a clean keeps is read by {@link CleanOptions#fromFlinkMap} ({@code clean.*}). */
   public static final String CLEAN_ASYNC = "clean.async.enabled";
+  /** Hudi's writer key; what archival keeps is read by {@link ArchiveOptions#fromFlinkMap} ({@code archive.*}). */
+  public static final String ARCHIVE_AUTOMATIC = "hoodie.archive.automatic";
   public static final String INDEX_BOOTSTRAP = "index.bootstrap.enabled";
   public static final String TOMBSTONE_RETENTION = "index.tombstone.retention";
   public static final String LEASE_ENABLED = "write.lease.enabled";
@@ -244,6 +247,16 @@ public record FlinkWriteOptions(
   /** What the job's cleans keep: Hudi's Flink {@code clean.*} options with their Flink defaults. */
   public CleanOptions cleanOptions() {
     return CleanOptions.fromFlinkMap(raw);
+  }
+
+  /** True unless {@value #ARCHIVE_AUTOMATIC} is false: the job archives old instants after its commits (Hudi's default). */
+  public boolean archiveAutomatic() {
+    return bool(raw, ARCHIVE_AUTOMATIC, true);
+  }
+
+  /** What the job's archival keeps: Hudi's Flink {@code archive.*} options with their Flink defaults. */
+  public ArchiveOptions archiveOptions() {
+    return ArchiveOptions.fromFlinkMap(raw);
   }
 
   /** How long the writer lease lasts without renewal ({@value #LEASE_TIMEOUT}). */
@@ -404,6 +417,11 @@ public record FlinkWriteOptions(
         + CleanOptions.FLINK_POLICY + ", " + CleanOptions.FLINK_RETAIN_COMMITS + ", " + CleanOptions.FLINK_RETAIN_HOURS
         + ", " + CleanOptions.FLINK_RETAIN_FILE_VERSIONS + " (see Cleaning). A failed clean is logged and never fails "
         + "the job; the next one finishes its plan. false: the job never cleans (clean with the core's Cleaner)."});
+    d.put(ARCHIVE_AUTOMATIC, new String[] {"true", "Archive old instants after commits, on the cleaning thread and "
+        + "after its clean: the active timeline is kept between " + ArchiveOptions.FLINK_MIN_COMMITS + " and "
+        + ArchiveOptions.FLINK_MAX_COMMITS + " completed commits (see Archival), never past what a clean, a pending "
+        + "compaction or a savepoint still needs, at most " + ArchiveOptions.MAX_INSTANTS_PER_RUN + " instants per "
+        + "run. A failed archival is logged and never fails the job. false: the job never archives."});
     d.putAll(FlinkHiveSync.DESCRIPTIONS);
     return Map.copyOf(d);
   }

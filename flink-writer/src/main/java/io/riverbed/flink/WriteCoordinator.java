@@ -1,7 +1,8 @@
 package io.riverbed.flink;
 
 import io.riverbed.format.TableException;
-import io.riverbed.format.clean.AsyncCleaner;
+import io.riverbed.format.service.AsyncTableServices;
+import io.riverbed.format.service.TableService;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.write.CompactionOptions;
@@ -92,10 +93,11 @@ import org.slf4j.LoggerFactory;
  * holds the table's {@link WriterLease} (unless {@code write.lease.enabled=false}), renews it, and
  * checks it before each commit: a second job on the table fails at start, naming this one.
  *
- * <p>All protocol work runs on one coordinator thread, in arrival order. After each commit, unless
- * {@code clean.async.enabled=false}, the committer's post-commit {@link AsyncCleaner} cleans the
- * table on a thread of its own (one clean at a time), so a clean never holds up a commit or a
- * checkpoint; {@link #close} stops it.
+ * <p>All protocol work runs on one coordinator thread, in arrival order. After each commit, the
+ * committer's post-commit {@link AsyncTableServices} clean the table (unless
+ * {@code clean.async.enabled=false}) and then archive old instants (unless
+ * {@code hoodie.archive.automatic=false}) on a thread of their own, one round at a time, so they
+ * never hold up a commit or a checkpoint; {@link #close} stops them.
  */
 final class WriteCoordinator implements OperatorCoordinator, CoordinationRequestHandler {
   private static final Logger LOG = LoggerFactory.getLogger(WriteCoordinator.class);
@@ -148,7 +150,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
   /** Schedules compactions ({@code compaction.async.enabled}, MERGE_ON_READ). */
   private final CompactionTrigger compactionTrigger;
   /** Cleans after commits on its own thread ({@code clean.async.enabled}): a post-commit action of the committer. */
-  private final Optional<AsyncCleaner> cleaner;
+  private final Optional<AsyncTableServices> tableServices;
 
   WriteCoordinator(Context context, FlinkWriteOptions options, String schemaJson) {
     this.context = context;
@@ -159,12 +161,19 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
     this.parallelism = context.currentParallelism();
     this.compactionTrigger = CompactionTrigger.of(CompactionOptions.fromMap(options.raw()),
         options.compactionDeltaCommits(), this::sendCompaction);
-    this.cleaner = options.cleanAsyncEnabled() ? Optional.of(AsyncCleaner.of(options.cleanOptions(), r -> {
-      Thread t = new Thread(r, "riverbed-clean-" + options.tableName());
+    List<TableService> services = new ArrayList<>();
+    if (options.cleanAsyncEnabled()) {
+      services.add(TableService.cleaning(options.cleanOptions()));
+    }
+    if (options.archiveAutomatic()) {
+      services.add(TableService.archiving(options.archiveOptions()));
+    }
+    this.tableServices = services.isEmpty() ? Optional.empty() : Optional.of(AsyncTableServices.of(services, r -> {
+      Thread t = new Thread(r, "riverbed-table-services-" + options.tableName());
       t.setDaemon(true);
       t.setContextClassLoader(context.getUserCodeClassloader());
       return t;
-    })) : Optional.empty();
+    }));
   }
 
   @Override
@@ -188,7 +197,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
 
   @Override
   public void close() throws Exception {
-    cleaner.ifPresent(AsyncCleaner::close);
+    tableServices.ifPresent(AsyncTableServices::close);
     if (leaseRenewal != null) {
       leaseRenewal.shutdownNow();
     }
@@ -436,7 +445,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
         })
         .afterCommitPoint(() -> FaultInjection.check(FaultInjection.COORDINATOR_DURING_COMMIT));
     hiveSync.ifPresent(c::postCommit);
-    cleaner.ifPresent(c::postCommit);
+    tableServices.ifPresent(c::postCommit);
     return c;
   }
 

@@ -349,8 +349,10 @@ class ChaosSoakTest {
   static Map<String, String> tableOptions(Path dir, String type, int changes) {
     var options = options(dir, type);
     options.put("write.batch.size", changes > 100_000 ? "1" : "0.2");
-    // time travel to every write of the run is checked: the job must not clean (CleaningJobTest covers cleaning)
+    // time travel to every write of the run is checked: the job must not clean or archive
+    // (CleaningJobTest and ArchivingJobTest cover those)
     options.put(FlinkWriteOptions.CLEAN_ASYNC, "false");
+    options.put(FlinkWriteOptions.ARCHIVE_AUTOMATIC, "false");
     if (type.equals("MERGE_ON_READ")) {
       options.put("compaction.async.enabled", "true");
       options.put("compaction.delta_commits", "3");

@@ -9,6 +9,8 @@ import static io.riverbed.flink.WriterFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.riverbed.flink.WriterFixtures.Change;
+import io.riverbed.format.archive.ArchiveOptions;
+import io.riverbed.format.archive.ArchivedTimeline;
 import io.riverbed.format.clean.CleanOptions;
 import io.riverbed.format.file.FileNames;
 import io.riverbed.format.file.FileSystemViewLoader;
@@ -34,7 +36,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The write job cleans after its commits ({@code clean.async.enabled}, the default): a
+ * The write job cleans, then archives, after its commits ({@code clean.async.enabled} and
+ * {@code hoodie.archive.automatic}, the defaults): a
  * MERGE_ON_READ job compacting every 2 delta commits and retaining 2 commits, one chunk per
  * commit. The last chunk is held back until a clean has completed (cleans run on their own
  * thread, so nothing else orders them against the job's end), so every assertion holds however
@@ -116,6 +119,36 @@ class CleaningJobTest {
     assertThat(slices.values()).anySatisfy(bases -> assertThat(bases.headSet(wouldRetain)).hasSizeGreaterThan(1));
     System.out.printf("NO CLEANING: %d data files in %d file groups (at most %d slices per group)%n",
         dataFiles(table).size(), slices.size(), maxSlices(slices));
+  }
+
+  @Test
+  void mergeOnReadJobArchivesOldInstantsAfterItsCleansAndLosesNone() throws Exception {
+    List<List<Change>> stream = changes(22, 3200, CHUNKS, 0.5, 0.02, 0.02);
+    var options = options(true);
+    options.put(ArchiveOptions.FLINK_MIN_COMMITS, "4");
+    options.put(ArchiveOptions.FLINK_MAX_COMMITS, "6");
+    String name = "archive-mor";
+    ChunkedSource.holdBefore(name, CHUNKS - 1, () -> !ArchivedTimeline.load(table(options)).instants().isEmpty());
+    write(name, stream, options, 2, 0, 1);
+
+    Table table = table(options);
+    assertThat(read(table)).isEqualTo(expected(stream));
+    assertNoPendingWrites(table);
+    List<Instant> archived = ArchivedTimeline.load(table).timeline().commitsTimeline().completed().instants();
+    assertThat(archived).as("commits the job archived").isNotEmpty();
+    var active = table.refreshTimeline();
+    assertThat(active.commitsTimeline().completed().first().orElseThrow().time())
+        .as("the active timeline starts after what was archived").isGreaterThan(archived.get(archived.size() - 1).time());
+    // no commit is in both timelines (archival removes what it wrote into the archive)
+    var all = new TreeSet<String>();
+    archived.forEach(i -> assertThat(all.add(i.time())).isTrue());
+    active.commitsTimeline().completed().instants().forEach(i -> assertThat(all.add(i.time())).as("%s twice", i).isTrue());
+    // the round after the last commit may still be running: one more archival brings it within bounds
+    io.riverbed.format.archive.Archiver.of(table).options(ArchiveOptions.fromFlinkMap(options)).execute();
+    assertThat(table.refreshTimeline().writeTimeline().completed().instants().size()).as("completed commits kept")
+        .isBetween(4, 6);
+    System.out.printf("ARCHIVING JOB: %d commits archived, %d active after a last archival%n", archived.size(),
+        table.timeline().writeTimeline().completed().instants().size());
   }
 
   private static List<CleanMetadata> completedCleans(Table table) {

@@ -41,8 +41,8 @@ class AcceptanceStreamTest {
           "--table-type", "MERGE_ON_READ", "--record-key", "uuid", "--precombine", "ts",
           "--partition-path", String.join(",", FlinkTrips.PARTITION_FIELDS),
           "--checkpoint-interval", "150ms", "--checkpoint-dir", checkpointDir.toString(), "--parallelism", "2",
-          // time travel to each commit is checked: the job must not clean (clean.async.enabled)
-          "--set", "clean.async.enabled=false"));
+          // time travel to each commit is checked: the job must not clean or archive
+          "--set", "clean.async.enabled=false", "--set", "hoodie.archive.automatic=false"));
     }
     System.out.printf("acceptance stream: timeline %s%n", TimelineInstant.completed(table));
   }

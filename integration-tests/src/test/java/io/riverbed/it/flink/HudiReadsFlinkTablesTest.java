@@ -46,8 +46,9 @@ class HudiReadsFlinkTablesTest {
     long start = System.nanoTime();
     for (Path input : inputs) {
       List<String> args = new ArrayList<>(FlinkTrips.jobFlags(input, schema, table, type, "300ms"));
-      // time travel to every write is compared with Hudi's answer: the job must not clean (clean.async.enabled)
-      args.addAll(List.of("--parallelism", "2", "--set", "clean.async.enabled=false"));
+      // time travel to every write is compared with Hudi's answer: the job must not clean or archive
+      args.addAll(List.of("--parallelism", "2", "--set", "clean.async.enabled=false", "--set",
+          "hoodie.archive.automatic=false"));
       args.addAll(List.of(extra));
       WriteJobProcess.run(work.resolve("jobs"), WriteJobProcess.HANG_LIMIT, args);
     }

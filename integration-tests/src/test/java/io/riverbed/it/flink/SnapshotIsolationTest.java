@@ -67,7 +67,7 @@ class SnapshotIsolationTest {
         List<String> args = new ArrayList<>(FlinkTrips.jobFlags(wave, schema, table, type, "250ms"));
         args.addAll(List.of("--parallelism", "2", "--set", "write.rate.limit=" + RATE_LIMIT, "--set", "write.batch.size=0.1"));
         // answers are checked against every completed instant of some 70 writes: the job must not clean them away
-        args.addAll(List.of("--set", "clean.async.enabled=false"));
+        args.addAll(List.of("--set", "clean.async.enabled=false", "--set", "hoodie.archive.automatic=false"));
         if (mor) {
           args.addAll(List.of("--set", "compaction.async.enabled=true", "--set", "compaction.delta_commits=2"));
         }

@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 
@@ -88,7 +89,12 @@ public final class FileSystemViewLoader {
   public static Map<FileGroupId, String> replacedFileGroups(TimelineStore store, Timeline activeTimeline) {
     Map<FileGroupId, String> out = new HashMap<>();
     for (Instant replace : activeTimeline.ofAction(Action.REPLACE_COMMIT).completed().instants()) {
-      CommitMetadata metadata = CommitMetadata.fromJson(store.read(replace), store.pathOf(replace).toString());
+      // archived since the listing only once its replaced files were cleaned; rolled back: they are live again
+      Optional<byte[]> bytes = store.readUnlessRemoved(replace);
+      if (bytes.isEmpty()) {
+        continue;
+      }
+      CommitMetadata metadata = CommitMetadata.fromJson(bytes.get(), store.pathOf(replace).toString());
       metadata.replacedFileIds().forEach((partition, ids) ->
           ids.forEach(id -> out.putIfAbsent(new FileGroupId(partition, id), replace.time())));
     }

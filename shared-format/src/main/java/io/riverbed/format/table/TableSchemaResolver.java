@@ -32,7 +32,11 @@ public final class TableSchemaResolver {
     List<Instant> completed = activeTimeline.commitsTimeline().completed().instants();
     for (int i = completed.size() - 1; i >= 0; i--) {
       Instant instant = completed.get(i);
-      CommitMetadata metadata = CommitMetadata.fromJson(store.read(instant), store.pathOf(instant).toString());
+      Optional<byte[]> bytes = store.readUnlessRemoved(instant);
+      if (bytes.isEmpty()) {
+        continue; // archived or rolled back since the listing
+      }
+      CommitMetadata metadata = CommitMetadata.fromJson(bytes.get(), store.pathOf(instant).toString());
       WriteOperationType op = metadata.operationType();
       if (op != null && !op.canUpdateSchema()) {
         continue;
@@ -48,7 +52,11 @@ public final class TableSchemaResolver {
     }
     for (int i = completed.size() - 1; i >= 0; i--) {
       Instant instant = completed.get(i);
-      CommitMetadata metadata = CommitMetadata.fromJson(store.read(instant), store.pathOf(instant).toString());
+      Optional<byte[]> bytes = store.readUnlessRemoved(instant);
+      if (bytes.isEmpty()) {
+        continue;
+      }
+      CommitMetadata metadata = CommitMetadata.fromJson(bytes.get(), store.pathOf(instant).toString());
       for (String relative : metadata.writtenPaths()) {
         Optional<Schema> fromFile = schemaOfFile(table, new Path(table.basePath(), relative));
         if (fromFile.isPresent()) {

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -42,14 +43,18 @@ public final class CommittedLogWrites {
 
   /**
    * Reads the commit metadata of every completed commit, deltacommit and replacecommit of
-   * {@code timeline}.
+   * {@code timeline} (those an archival removed meanwhile are left out, as archived ones are).
    *
    * @param basePath the table's base path, which write stat paths are relative to
    */
   public static CommittedLogWrites load(TimelineStore store, Timeline timeline, Path basePath) {
     var byFile = new HashMap<String, List<Write>>();
     for (Instant instant : timeline.commitsTimeline().completed().instants()) {
-      CommitMetadata metadata = CommitMetadata.fromJson(store.read(instant), store.pathOf(instant).toString());
+      Optional<byte[]> bytes = store.readUnlessRemoved(instant);
+      if (bytes.isEmpty()) {
+        continue; // archived since the listing: like every archived instant, not checked
+      }
+      CommitMetadata metadata = CommitMetadata.fromJson(bytes.get(), store.pathOf(instant).toString());
       for (WriteStat stat : metadata.writeStats()) {
         if (stat.path() == null || stat.fileSizeInBytes() <= 0
             || FileNames.parseLogFileName(stat.fileName()).isEmpty()) {

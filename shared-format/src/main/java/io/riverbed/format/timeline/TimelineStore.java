@@ -151,6 +151,24 @@ public final class TimelineStore {
     }
   }
 
+  /**
+   * The bytes of a listed instant's file, or empty if the file was removed after the listing: by an
+   * archival (the instant moved to the archived timeline, its writes stay committed) or a rollback or
+   * restore (its writes are undone). For readers of old completed instants, which must not fail
+   * because the timeline moved on beneath them.
+   */
+  public Optional<byte[]> readUnlessRemoved(Instant instant) {
+    Path path = pathOf(instant);
+    try (InputStream in = fs.open(path)) {
+      return Optional.of(in.readAllBytes());
+    } catch (FileNotFoundException e) {
+      LOG.debug("{} was removed after the timeline was listed (archived or rolled back)", path);
+      return Optional.empty();
+    } catch (IOException e) {
+      throw new TableException("cannot read timeline file " + path, e);
+    }
+  }
+
   /** Reads the file of {@code instant} if it exists. */
   public Optional<byte[]> readIfExists(Instant instant) {
     return exists(instant) ? Optional.of(read(instant)) : Optional.empty();

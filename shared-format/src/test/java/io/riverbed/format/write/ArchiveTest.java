@@ -217,6 +217,28 @@ class ArchiveTest {
     assertThat(t.timeline().ofAction(Action.COMMIT).size()).isEqualTo(1);
   }
 
+  @Test
+  void aReaderThatListedTheTimelineBeforeAnArchivalStillBuildsItsViewAndSchema() throws Exception {
+    var t = rounds(CleanTestTable.create(dir, TableType.MERGE_ON_READ), 1, 4);
+    t.insertOverwrite(CleanTestTable.PARTITIONS.get(0), 5);
+    rounds(t, 6, 9);
+    Cleaner.of(t.table).options(CleanOptions.fromMap(Map.of(CleanOptions.COMMITS_RETAINED, "2"))).execute();
+    Timeline listedBefore = t.table.refreshTimeline();
+    var snapshot = t.snapshot();
+
+    ArchiveResult result = archiver(t).options(keep(2, 4)).execute();
+    assertThat(result.archived()).as("the replacecommit among them").anySatisfy(
+        i -> assertThat(i.action()).isEqualTo(Action.REPLACE_COMMIT));
+
+    var store = t.table.timelineStore();
+    assertThat(store.readUnlessRemoved(result.archived().get(0))).isEmpty();
+    assertThat(io.riverbed.format.table.TableSchemaResolver.resolve(t.table, listedBefore)).isPresent();
+    io.riverbed.format.timeline.CommittedLogWrites.load(store, listedBefore, t.table.basePath());
+    var view = io.riverbed.format.file.FileSystemViewLoader.load(t.table, listedBefore);
+    assertThat(view.fileGroups()).isNotEmpty();
+    assertThat(t.snapshot()).isEqualTo(snapshot);
+  }
+
   private static io.riverbed.format.archive.Archiver archiver(CleanTestTable t) {
     return io.riverbed.format.archive.Archiver.of(t.table);
   }

@@ -1,4 +1,4 @@
-package io.riverbed.format.clean;
+package io.riverbed.format.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,11 +9,13 @@ import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.Instant;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -22,11 +24,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The threading contract of {@link AsyncCleaner}: cleans run off the committing thread, one at a
+ * The threading contract of {@link AsyncTableServices}: rounds run off the committing thread, one at a
  * time, commits during a clean cause one more after it, failures stay on the clean thread, close
  * interrupts. Each test forces its interleaving with latches; nothing depends on timing.
  */
-class AsyncCleanerTest {
+class AsyncTableServicesTest {
   private static final Duration WAIT = Duration.ofSeconds(60);
   private static final Instant COMMIT = Instant.completed("20240101000000000", Action.DELTA_COMMIT);
 
@@ -50,13 +52,13 @@ class AsyncCleanerTest {
     var release = new CountDownLatch(1);
     var runs = new AtomicInteger();
     var thread = new AtomicReference<String>();
-    try (var cleaner = AsyncCleaner.running(t -> {
+    try (var cleaner = services(t -> {
       thread.set(Thread.currentThread().getName());
       if (runs.incrementAndGet() == 1) {
         started.countDown();
         await(release);
       }
-      return List.of();
+      return Optional.empty();
     }, threads)) {
       cleaner.afterCommit(table, COMMIT, null);
       assertThat(started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
@@ -77,11 +79,11 @@ class AsyncCleanerTest {
   @Test
   void aFailedCleanStaysOnItsThreadAndTheNextCommitCleansAgain() throws Exception {
     var runs = new AtomicInteger();
-    try (var cleaner = AsyncCleaner.running(t -> {
+    try (var cleaner = services(t -> {
       if (runs.incrementAndGet() == 1) {
         throw new IllegalStateException("injected clean failure");
       }
-      return List.of();
+      return Optional.empty();
     }, threads)) {
       cleaner.afterCommit(table, COMMIT, null);
       Await.await("the failed clean", WAIT).until(() -> runs.get() == 1 && !cleaner.isRunning());
@@ -95,7 +97,7 @@ class AsyncCleanerTest {
     var started = new CountDownLatch(1);
     var interrupted = new CountDownLatch(1);
     var runs = new AtomicInteger();
-    var cleaner = AsyncCleaner.running(t -> {
+    var cleaner = services(t -> {
       runs.incrementAndGet();
       started.countDown();
       try {
@@ -103,7 +105,7 @@ class AsyncCleanerTest {
       } catch (InterruptedException e) {
         interrupted.countDown();
       }
-      return List.of();
+      return Optional.empty();
     }, threads);
     cleaner.afterCommit(table, COMMIT, null);
     assertThat(started.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
@@ -112,6 +114,40 @@ class AsyncCleanerTest {
     cleaner.afterCommit(table, COMMIT, null);
     assertThat(cleaner.isRunning()).isFalse();
     assertThat(runs).hasValue(1);
+  }
+
+  @Test
+  void aFailedServiceDoesNotStopTheNextOneOfTheRound() throws Exception {
+    var ran = new java.util.concurrent.CopyOnWriteArrayList<String>();
+    try (var round = AsyncTableServices.of(List.of(service("clean", t -> {
+      ran.add("clean");
+      throw new IllegalStateException("injected clean failure");
+    }), service("archive", t -> {
+      ran.add("archive");
+      return Optional.of("archived");
+    })), threads)) {
+      round.afterCommit(table, COMMIT, null);
+      Await.await("the round", WAIT).until(() -> ran.size() == 2 && !round.isRunning());
+      assertThat(ran).containsExactly("clean", "archive");
+    }
+  }
+
+  private AsyncTableServices services(Function<Table, Optional<String>> body, ThreadFactory threadFactory) {
+    return AsyncTableServices.of(List.of(service("test", body)), threadFactory);
+  }
+
+  private static TableService service(String name, Function<Table, Optional<String>> body) {
+    return new TableService() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public Optional<String> run(Table table) {
+        return body.apply(table);
+      }
+    };
   }
 
   private static void await(CountDownLatch latch) {

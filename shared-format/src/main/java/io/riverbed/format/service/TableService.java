@@ -1,0 +1,66 @@
+package io.riverbed.format.service;
+
+import io.riverbed.format.archive.ArchiveOptions;
+import io.riverbed.format.archive.ArchiveResult;
+import io.riverbed.format.archive.Archiver;
+import io.riverbed.format.clean.CleanOptions;
+import io.riverbed.format.clean.CleanResult;
+import io.riverbed.format.clean.Cleaner;
+import io.riverbed.format.table.Table;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A table service a streaming writer runs after its commits ({@link AsyncTableServices}): cleaning
+ * old file slices, archiving old instants. Each run is one {@link io.riverbed.format.TableOperation}.
+ */
+public interface TableService {
+
+  /** What the service is called in logs, e.g. {@code clean}. */
+  String name();
+
+  /**
+   * Runs the service once on {@code table}.
+   *
+   * @return what it did, for the log; empty when there was nothing to do
+   */
+  Optional<String> run(Table table);
+
+  /** Hudi's clean action with {@code options} ({@link Cleaner}). */
+  static TableService cleaning(CleanOptions options) {
+    Objects.requireNonNull(options, "options");
+    return new TableService() {
+      @Override
+      public String name() {
+        return "clean";
+      }
+
+      @Override
+      public Optional<String> run(Table table) {
+        List<CleanResult> done = Cleaner.of(table).options(options).execute();
+        return done.isEmpty() ? Optional.empty() : Optional.of("cleans " + done.stream().map(CleanResult::instantTime)
+            .toList() + ", " + done.stream().mapToInt(CleanResult::filesDeleted).sum() + " files deleted");
+      }
+    };
+  }
+
+  /** Hudi's archival with {@code options} ({@link Archiver}): a bounded batch of instants per run. */
+  static TableService archiving(ArchiveOptions options) {
+    Objects.requireNonNull(options, "options");
+    return new TableService() {
+      @Override
+      public String name() {
+        return "archive";
+      }
+
+      @Override
+      public Optional<String> run(Table table) {
+        ArchiveResult result = Archiver.of(table).options(options).execute();
+        return result.archived().isEmpty() ? Optional.empty() : Optional.of(result.archived().size()
+            + " instants archived into " + result.archiveFile().orElse("?")
+            + (result.backlog() ? "; more are due, the next run goes on" : ""));
+      }
+    };
+  }
+}
