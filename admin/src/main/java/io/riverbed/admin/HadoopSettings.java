@@ -4,6 +4,7 @@ import io.riverbed.format.InvalidTableException;
 import io.riverbed.format.TableException;
 import io.riverbed.format.table.Table;
 import java.io.IOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -66,7 +67,7 @@ final class HadoopSettings {
    * @throws TableException if the path's file system cannot be reached
    */
   static Table openTable(String path, Configuration conf) {
-    org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(path);
+    org.apache.hadoop.fs.Path base = withDefaultAuthority(new org.apache.hadoop.fs.Path(path), conf);
     FileSystem fs;
     try {
       fs = base.getFileSystem(conf);
@@ -74,5 +75,20 @@ final class HadoopSettings {
       throw new TableException("cannot reach the file system of " + path + ": " + e.getMessage(), e);
     }
     return Table.open(fs, base);
+  }
+
+  /**
+   * {@code hdfs:///lake/t} with the name node of {@code fs.defaultFS} when that is an hdfs:// URI too,
+   * as Hadoop's own path check resolves it (done here, so it holds whatever configuration a cached
+   * file system instance was made with).
+   */
+  private static org.apache.hadoop.fs.Path withDefaultAuthority(org.apache.hadoop.fs.Path path, Configuration conf) {
+    URI uri = path.toUri();
+    URI defaultUri = FileSystem.getDefaultUri(conf);
+    if (uri.getScheme() == null || uri.getAuthority() != null || defaultUri.getAuthority() == null
+        || !uri.getScheme().equalsIgnoreCase(defaultUri.getScheme())) {
+      return path;
+    }
+    return new org.apache.hadoop.fs.Path(defaultUri.getScheme(), defaultUri.getAuthority(), uri.getPath());
   }
 }
