@@ -29,9 +29,9 @@ final class ArchiveCommand extends TableCommand {
       + "completed commits above which archival runs.")
   Integer maxCommits;
 
-  @Option(names = "--option", paramLabel = "KEY=VALUE", description = "An archival option under its name "
-      + "(repeatable): hoodie.keep.min.commits, hoodie.keep.max.commits, hoodie.compact.inline.max.delta.commits, "
-      + "riverbed.archive.max.instants.per.run. The flags above win over the same key here.")
+  @Option(names = "--option", paramLabel = "KEY=VALUE", description = "An archival option (repeatable): the "
+      + "Archival options of docs/OPTIONS.md (the writer keys; the Flink names are not read). The flags above win "
+      + "over the same key here.")
   List<String> options = new ArrayList<>();
 
   /**

@@ -29,10 +29,9 @@ final class CleanCommand extends TableCommand {
       + "10): completed commits whose files stay readable.")
   Integer retainCommits;
 
-  @Option(names = "--option", paramLabel = "KEY=VALUE", description = "A clean option under Hudi's name "
-      + "(repeatable): hoodie.cleaner.policy, hoodie.cleaner.commits.retained, hoodie.cleaner.hours.retained, "
-      + "hoodie.cleaner.fileversions.retained, hoodie.cleaner.incremental.mode, hoodie.clean.max.commits. The flags "
-      + "above win over the same key here.")
+  @Option(names = "--option", paramLabel = "KEY=VALUE", description = "A clean option under its Hudi name "
+      + "(repeatable): the Cleaning options of docs/OPTIONS.md (the writer keys; the Flink names are not read). "
+      + "The flags above win over the same key here.")
   List<String> options = new ArrayList<>();
 
   /** One completed clean. */

@@ -31,10 +31,8 @@ final class CompactCommand extends TableCommand {
       + "writer with compaction enabled, or a later 'compact', runs it.")
   boolean scheduleOnly;
 
-  @Option(names = "--option", paramLabel = "KEY=VALUE", description = "A compaction option under Hudi's name "
-      + "(repeatable): hoodie.compaction.logfile.num.threshold, hoodie.compaction.logfile.size.threshold, "
-      + "hoodie.memory.compaction.max.size, hoodie.memory.spillable.map.path, and the hoodie.parquet.* base file "
-      + "options (docs/OPTIONS.md).")
+  @Option(names = "--option", paramLabel = "KEY=VALUE", description = "A compaction option under its Hudi name "
+      + "(repeatable): the Compaction and Base files options of docs/OPTIONS.md.")
   List<String> options = new ArrayList<>();
 
   /** One compaction run: what its commit wrote. */
