@@ -7,7 +7,6 @@ import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -46,14 +45,8 @@ final class ArchiveCommand extends TableCommand {
 
   @Override
   void run(Table table, Output out) {
-    Map<String, String> given = KeyValues.parse(commandLine(), "--option", options);
-    if (minCommits != null) {
-      given.put(ArchiveOptions.MIN_COMMITS, minCommits.toString());
-    }
-    if (maxCommits != null) {
-      given.put(ArchiveOptions.MAX_COMMITS, maxCommits.toString());
-    }
-    ArchiveOptions archive = ServiceOptions.read(commandLine(), given, KEYS, ArchiveOptions::fromMap);
+    ArchiveOptions archive = ServiceOptions.read(commandLine(), options, KEYS, ArchiveOptions::fromMap,
+        ArchiveOptions.MIN_COMMITS, minCommits, ArchiveOptions.MAX_COMMITS, maxCommits);
     ArchiveResult done = Archiver.of(table).options(archive).execute();
     Result result = new Result(done.archiveFile().orElse(null),
         done.completedInstants().stream().map(Instant::time).toList(), done.archived().size(), done.backlog());

@@ -6,7 +6,6 @@ import io.riverbed.format.clean.Cleaner;
 import io.riverbed.format.table.Table;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -42,14 +41,8 @@ final class CleanCommand extends TableCommand {
 
   @Override
   void run(Table table, Output out) {
-    Map<String, String> given = KeyValues.parse(commandLine(), "--option", options);
-    if (policy != null) {
-      given.put(CleanOptions.POLICY, policy);
-    }
-    if (retainCommits != null) {
-      given.put(CleanOptions.COMMITS_RETAINED, retainCommits.toString());
-    }
-    CleanOptions clean = ServiceOptions.read(commandLine(), given, KEYS, CleanOptions::fromMap);
+    CleanOptions clean = ServiceOptions.read(commandLine(), options, KEYS, CleanOptions::fromMap,
+        CleanOptions.POLICY, policy, CleanOptions.COMMITS_RETAINED, retainCommits);
     List<Clean> cleans = Cleaner.of(table).options(clean).execute().stream().map(CleanCommand::clean).toList();
     Result result = new Result(clean.policy().name(), cleans);
     if (out.isJson()) {

@@ -49,8 +49,7 @@ final class CompactCommand extends TableCommand {
 
   @Override
   void run(Table table, Output out) {
-    CompactionOptions compaction = ServiceOptions.read(commandLine(),
-        KeyValues.parse(commandLine(), "--option", options), knownKeys(), CompactionOptions::fromMap);
+    CompactionOptions compaction = ServiceOptions.read(commandLine(), options, knownKeys(), CompactionOptions::fromMap);
     ActiveTimeline active = ActiveTimeline.load(table);
     String scheduled = null;
     Integer planned = null;

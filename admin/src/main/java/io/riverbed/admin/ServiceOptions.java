@@ -1,5 +1,6 @@
 package io.riverbed.admin;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -16,11 +17,29 @@ final class ServiceOptions {
   private ServiceOptions() {}
 
   /**
+   * The service's options from the {@code --option KEY=VALUE} entries with the values of the
+   * command's own flags over them ({@code flags}: key, value, key, value, ...; a null value is a
+   * flag not given).
+   *
+   * @throws ParameterException for a malformed entry, an unknown key or a refused value
+   */
+  static <T> T read(CommandLine command, List<String> entries, Set<String> known,
+      Function<Map<String, String>, T> fromMap, Object... flags) {
+    Map<String, String> given = KeyValues.parse(command, "--option", entries);
+    for (int i = 0; i + 1 < flags.length; i += 2) {
+      if (flags[i + 1] != null) {
+        given.put((String) flags[i], flags[i + 1].toString());
+      }
+    }
+    return read(command, given, known, fromMap);
+  }
+
+  /**
    * {@code fromMap(given)}, after checking every key is one of {@code known}.
    *
    * @throws ParameterException for an unknown key or a refused value
    */
-  static <T> T read(CommandLine command, Map<String, String> given, Set<String> known,
+  private static <T> T read(CommandLine command, Map<String, String> given, Set<String> known,
       Function<Map<String, String>, T> fromMap) {
     for (String key : given.keySet()) {
       if (!known.contains(key)) {
