@@ -23,7 +23,7 @@ public final class OptionsPage {
   /** Relative to a module's folder, where Maven runs its tests. */
   public static final Path PAGE = Path.of("..", "docs", "OPTIONS.md");
   public static final String UPDATE_PROPERTY = "riverbed.docs.update";
-  public static final String REGENERATE_COMMAND = "mvn -B -ntp -q -pl shared-format,flink-writer,spark-reader,hive-sync -am test "
+  public static final String REGENERATE_COMMAND = "mvn -B -ntp -q -pl shared-format,flink-writer,spark-reader,hive-sync,admin -am test "
       + "-Dtest='*OptionReferenceTest' -Dsurefire.failIfNoSpecifiedTests=false -D" + UPDATE_PROPERTY + "=true";
 
   private OptionsPage() {}

@@ -1,0 +1,158 @@
+package io.riverbed.admin;
+
+import io.riverbed.format.file.FileGroupId;
+import io.riverbed.format.file.FileSystemViewLoader;
+import io.riverbed.format.query.QuerySpec;
+import io.riverbed.format.record.MetaFields;
+import io.riverbed.format.record.PayloadMergeRule;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableConfig;
+import io.riverbed.format.table.TableType;
+import io.riverbed.format.table.TimelineTimezone;
+import io.riverbed.format.testing.IndexedWrites;
+import io.riverbed.format.testing.TableReads;
+import io.riverbed.format.timeline.Timeline;
+import io.riverbed.format.timeline.TimelineStore;
+import io.riverbed.format.timeline.WriteOperationType;
+import io.riverbed.format.write.RecordKeyer;
+import io.riverbed.format.write.WriteOptions;
+import io.riverbed.format.write.WriteRecord;
+import io.riverbed.format.write.WriteTransaction;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * A small orders table written through the core's writer ({@link IndexedWrites}, a map as the
+ * engine's index): key {@code id}, ordering field {@code ts}, partitioned by {@code dt} over two
+ * days. Each round upserts keys k0..k5 (so every file group gets a new slice, or a new log file on
+ * MERGE_ON_READ); {@link #bulkInsert} writes base files whatever the table type.
+ */
+final class OrdersTable {
+  static final Schema SCHEMA = SchemaBuilder.record("orders_record").namespace("hoodie.orders").fields()
+      .requiredString("id")
+      .optionalString("name")
+      .requiredLong("ts")
+      .requiredString("dt")
+      .endRecord();
+  static final List<String> DAYS = List.of("2024-01-01", "2024-01-02");
+  static final int KEYS = 6;
+
+  final Table table;
+  private final Map<String, FileGroupId> index = new HashMap<>();
+
+  private OrdersTable(Table table) {
+    this.table = table;
+  }
+
+  /** A new table at {@code uri} on the file system {@code conf} reaches. */
+  static OrdersTable create(String uri, TableType type, Configuration conf) {
+    TableConfig config = TableConfig.builder("orders").type(type)
+        .recordKeyFields(List.of("id")).partitionFields(List.of("dt")).precombineField("ts")
+        .payloadClass(PayloadMergeRule.EVENT_TIME.payloadClass())
+        .timelineTimezone(TimelineTimezone.UTC)
+        .createSchema(SCHEMA.toString())
+        .build();
+    Path base = new Path(uri);
+    try {
+      return new OrdersTable(Table.create(base.getFileSystem(conf), base, config));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  static OrdersTable create(java.nio.file.Path dir, TableType type) {
+    return create(dir.resolve("orders").toUri().toString(), type, new Configuration());
+  }
+
+  String path() {
+    return table.basePath().toString();
+  }
+
+  /** Keys k0..k5 with {@code name = r<round>} and ordering value {@code round}; returns the instant. */
+  String upsertRound(int round) {
+    return commit(WriteOperationType.UPSERT, round(round), false);
+  }
+
+  /** The same round into base files (new file groups), committed as a bulk insert. */
+  String bulkInsert(int round) {
+    return commit(WriteOperationType.BULK_INSERT, round(round), true);
+  }
+
+  /** A round whose files are written but whose instant stays inflight (a crashed writer). */
+  String upsertRoundUncommitted(int round) {
+    WriteTransaction tx = WriteTransaction.start(table, WriteOperationType.UPSERT);
+    IndexedWrites.upsert(tx, SCHEMA, WriteOptions.defaults(), round(round), index);
+    return tx.instantTime();
+  }
+
+  private String commit(WriteOperationType operation, List<WriteRecord> batch, boolean baseFiles) {
+    WriteTransaction tx = WriteTransaction.start(table, operation);
+    if (baseFiles) {
+      IndexedWrites.bulkInsert(tx, SCHEMA, WriteOptions.defaults(), batch, index);
+    } else {
+      IndexedWrites.upsert(tx, SCHEMA, WriteOptions.defaults(), batch, index);
+    }
+    tx.commit(SCHEMA, Map.of());
+    return tx.instantTime();
+  }
+
+  private List<WriteRecord> round(int round) {
+    RecordKeyer keyer = RecordKeyer.forTable(table.config());
+    List<WriteRecord> batch = new ArrayList<>();
+    for (int k = 0; k < KEYS; k++) {
+      GenericRecord r = new GenericData.Record(SCHEMA);
+      r.put("id", "k" + k);
+      r.put("name", "r" + round);
+      r.put("ts", (long) round);
+      r.put("dt", DAYS.get(k % 2));
+      batch.add(keyer.toWriteRecord(r));
+    }
+    return batch;
+  }
+
+  Timeline timeline() {
+    return TimelineStore.at(table.fs(), table.metaPath()).load();
+  }
+
+  /** {@code key -> name@ts} of a snapshot query through the core's reader. */
+  Map<String, String> snapshot() {
+    Map<String, String> out = new TreeMap<>();
+    for (GenericRecord r : TableReads.read(table, QuerySpec.snapshot())) {
+      out.put(r.get(MetaFields.RECORD_KEY).toString(), r.get("name") + "@" + r.get("ts"));
+    }
+    return out;
+  }
+
+  /** Names of every base and log file in the partitions. */
+  TreeSet<String> dataFiles() {
+    TreeSet<String> out = new TreeSet<>();
+    for (String p : DAYS) {
+      for (FileStatus st : FileSystemViewLoader.listDataFiles(table, p)) {
+        out.add(st.getPath().getName());
+      }
+    }
+    return out;
+  }
+
+  static FileSystem localFs() {
+    try {
+      return FileSystem.getLocal(new Configuration());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
