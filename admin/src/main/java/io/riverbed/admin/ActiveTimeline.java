@@ -39,7 +39,7 @@ final class ActiveTimeline {
   }
 
   static ActiveTimeline load(Table table) {
-    TimelineStore store = TimelineStore.at(table.fs(), table.metaPath());
+    TimelineStore store = table.timelineStore();
     return new ActiveTimeline(store, store.modificationTimes().keySet());
   }
 

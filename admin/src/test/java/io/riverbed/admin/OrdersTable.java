@@ -1,6 +1,5 @@
 package io.riverbed.admin;
 
-import io.riverbed.format.file.FileGroupId;
 import io.riverbed.format.file.FileSystemViewLoader;
 import io.riverbed.format.query.QuerySpec;
 import io.riverbed.format.record.MetaFields;
@@ -9,19 +8,16 @@ import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.table.TimelineTimezone;
-import io.riverbed.format.testing.IndexedWrites;
+import io.riverbed.format.testing.SingleTaskEngine;
 import io.riverbed.format.testing.TableReads;
 import io.riverbed.format.timeline.Timeline;
-import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.write.RecordKeyer;
 import io.riverbed.format.write.WriteOptions;
 import io.riverbed.format.write.WriteRecord;
-import io.riverbed.format.write.WriteTransaction;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -36,8 +32,8 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * A small orders table written through the core's writer ({@link IndexedWrites}, a map as the
- * engine's index): key {@code id}, ordering field {@code ts}, partitioned by {@code dt} over two
+ * A small orders table written through the core's writer and committer ({@link SingleTaskEngine}, a
+ * map as the engine's index): key {@code id}, ordering field {@code ts}, partitioned by {@code dt} over two
  * days. Each round upserts keys k0..k5 (so every file group gets a new slice, or a new log file on
  * MERGE_ON_READ); {@link #bulkInsert} writes base files whatever the table type.
  */
@@ -52,10 +48,11 @@ final class OrdersTable {
   static final int KEYS = 6;
 
   final Table table;
-  private final Map<String, FileGroupId> index = new HashMap<>();
+  private final SingleTaskEngine engine;
 
   private OrdersTable(Table table) {
     this.table = table;
+    this.engine = new SingleTaskEngine(table, SCHEMA, WriteOptions.defaults());
   }
 
   /** A new table at {@code uri} on the file system {@code conf} reaches. */
@@ -84,30 +81,17 @@ final class OrdersTable {
 
   /** Keys k0..k5 with {@code name = r<round>} and ordering value {@code round}; returns the instant. */
   String upsertRound(int round) {
-    return commit(WriteOperationType.UPSERT, round(round), false);
+    return engine.write(WriteOperationType.UPSERT, round(round), Map.of());
   }
 
   /** The same round into base files (new file groups), committed as a bulk insert. */
   String bulkInsert(int round) {
-    return commit(WriteOperationType.BULK_INSERT, round(round), true);
+    return engine.write(WriteOperationType.BULK_INSERT, round(round), Map.of());
   }
 
   /** A round whose files are written but whose instant stays inflight (a crashed writer). */
   String upsertRoundUncommitted(int round) {
-    WriteTransaction tx = WriteTransaction.start(table, WriteOperationType.UPSERT);
-    IndexedWrites.upsert(tx, SCHEMA, WriteOptions.defaults(), round(round), index);
-    return tx.instantTime();
-  }
-
-  private String commit(WriteOperationType operation, List<WriteRecord> batch, boolean baseFiles) {
-    WriteTransaction tx = WriteTransaction.start(table, operation);
-    if (baseFiles) {
-      IndexedWrites.bulkInsert(tx, SCHEMA, WriteOptions.defaults(), batch, index);
-    } else {
-      IndexedWrites.upsert(tx, SCHEMA, WriteOptions.defaults(), batch, index);
-    }
-    tx.commit(SCHEMA, Map.of());
-    return tx.instantTime();
+    return engine.writeUncommitted(WriteOperationType.UPSERT, round(round)).instantTime();
   }
 
   private List<WriteRecord> round(int round) {
@@ -125,7 +109,7 @@ final class OrdersTable {
   }
 
   Timeline timeline() {
-    return TimelineStore.at(table.fs(), table.metaPath()).load();
+    return table.refreshTimeline();
   }
 
   /** {@code key -> name@ts} of a snapshot query through the core's reader. */
