@@ -60,7 +60,11 @@ public final class FaultInjection {
     return n == null ? 0 : n.get();
   }
 
-  static void check(String point) {
+  /**
+   * Called by the write path at {@code point}: throws {@link InjectedFault} if a test armed this
+   * pass of it. Public for the writer, coordinator and compaction packages.
+   */
+  public static void check(String point) {
     java.util.Set<Integer> failing = ARMED.get(point);
     if (failing != null && failing.remove(PASSES.get(point).incrementAndGet())) {
       FIRED.computeIfAbsent(point, p -> new AtomicInteger()).incrementAndGet();

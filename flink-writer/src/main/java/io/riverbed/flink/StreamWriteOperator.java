@@ -1,5 +1,6 @@
 package io.riverbed.flink;
 
+import io.riverbed.flink.compact.FlinkCompaction;
 import io.riverbed.format.TableException;
 import io.riverbed.format.query.ReadSettings;
 import io.riverbed.format.record.OrderingValues;
