@@ -43,7 +43,7 @@ public final class FlinkTables {
    *
    * @throws TableException if an existing table's type differs from {@code table.type}
    */
-  static Table openOrCreate(FlinkWriteOptions options, Schema schema) {
+  public static Table openOrCreate(FlinkWriteOptions options, Schema schema) {
     FileSystem fs = fileSystem(options);
     Path path = new Path(options.path());
     if (!Table.exists(fs, path)) {

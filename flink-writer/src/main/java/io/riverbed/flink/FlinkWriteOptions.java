@@ -1,5 +1,6 @@
 package io.riverbed.flink;
 
+import io.riverbed.flink.commit.FlinkHiveSync;
 import io.riverbed.format.clean.CleanOptions;
 import io.riverbed.format.record.KeyGeneratorOptions;
 import io.riverbed.format.table.TableType;

@@ -1,5 +1,6 @@
 package io.riverbed.flink;
 
+import io.riverbed.flink.commit.WriteCoordinator;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.Schema;

@@ -1,5 +1,8 @@
 package io.riverbed.flink;
 
+import io.riverbed.flink.commit.WriteCoordinator;
+import io.riverbed.flink.commit.WriteMessages;
+import io.riverbed.flink.commit.WriteResult;
 import io.riverbed.flink.compact.FlinkCompaction;
 import io.riverbed.format.TableException;
 import io.riverbed.format.query.ReadSettings;

@@ -1,5 +1,6 @@
 package io.riverbed.flink;
 
+import io.riverbed.flink.commit.WriteCoordinator;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperatorFactory;

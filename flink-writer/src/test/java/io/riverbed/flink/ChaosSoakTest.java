@@ -12,6 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.riverbed.flink.WriterFixtures.Change;
+import io.riverbed.flink.commit.WriteCoordinator;
 import io.riverbed.flink.job.KillAndRestoreTest;
 import io.riverbed.format.query.QuerySpec;
 import io.riverbed.format.table.Table;

@@ -10,6 +10,7 @@ import static io.riverbed.flink.WriterFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.riverbed.flink.WriterFixtures.Change;
+import io.riverbed.flink.commit.WriteResult;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.TimelineStore;

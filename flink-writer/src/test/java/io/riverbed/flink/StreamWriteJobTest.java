@@ -10,6 +10,7 @@ import static io.riverbed.flink.WriterFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.riverbed.flink.WriterFixtures.Change;
+import io.riverbed.flink.commit.WriteCoordinator;
 import io.riverbed.format.file.FileSystemViewLoader;
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.TimelineStore;

@@ -28,9 +28,12 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 
-/** Test data: a generated change stream, the last-writer-wins model of it, and jobs that write it. */
-final class WriterFixtures {
-  static final RowType ROW_TYPE = (RowType) DataTypes.ROW(
+/**
+ * Test data: a generated change stream, the last-writer-wins model of it, and jobs that write it.
+ * Public for the tests of every stage's package.
+ */
+public final class WriterFixtures {
+  public static final RowType ROW_TYPE = (RowType) DataTypes.ROW(
       DataTypes.FIELD("uuid", DataTypes.STRING().notNull()),
       DataTypes.FIELD("name", DataTypes.STRING()),
       DataTypes.FIELD("ts", DataTypes.BIGINT().notNull()),
@@ -44,8 +47,8 @@ final class WriterFixtures {
       {"us", "ca", "la"}, {"us", "ny", "nyc"}, {"asia", "jp", "tokyo"}, {"asia", "in", "pune"}};
 
   /** One change: an upsert of key at place with ts, or a delete (by RowKind or by _hoodie_is_deleted). */
-  record Change(String key, String name, long ts, int place, boolean delete, boolean deleteByFlag) {
-    RowData row() {
+  public record Change(String key, String name, long ts, int place, boolean delete, boolean deleteByFlag) {
+    public RowData row() {
       String[] p = PLACES[place];
       GenericRowData row = GenericRowData.of(StringData.fromString(key), StringData.fromString(name), ts,
           StringData.fromString(p[0]), StringData.fromString(p[1]), StringData.fromString(p[2]), deleteByFlag);
@@ -55,7 +58,7 @@ final class WriterFixtures {
       return row;
     }
 
-    String partition() {
+    public String partition() {
       return String.join("/", PLACES[place]);
     }
   }
@@ -67,7 +70,7 @@ final class WriterFixtures {
    * is not touched again) and {@code moveShare} updates that move a key to another partition (with
    * a larger ordering value).
    */
-  static List<List<Change>> changes(long seed, int total, int chunks, double updateShare, double deleteShare,
+  public static List<List<Change>> changes(long seed, int total, int chunks, double updateShare, double deleteShare,
       double moveShare) {
     Random random = new Random(seed);
     List<String> live = new ArrayList<>();
@@ -111,7 +114,7 @@ final class WriterFixtures {
   }
 
   /** key → "name|ts|partition" of the rows the table must hold: the larger ts wins, ties go to the later change. */
-  static Map<String, String> expected(List<List<Change>> chunks) {
+  public static Map<String, String> expected(List<List<Change>> chunks) {
     Map<String, Change> winners = new HashMap<>();
     Map<String, Boolean> deleted = new HashMap<>();
     for (List<Change> chunk : chunks) {
@@ -132,7 +135,7 @@ final class WriterFixtures {
     return out;
   }
 
-  static List<List<RowData>> rows(List<List<Change>> chunks) {
+  public static List<List<RowData>> rows(List<List<Change>> chunks) {
     List<List<RowData>> out = new ArrayList<>();
     for (List<Change> chunk : chunks) {
       out.add(chunk.stream().map(Change::row).toList());
@@ -141,12 +144,12 @@ final class WriterFixtures {
   }
 
   /** The table's snapshot as key → "name|ts|partition"; fails on a key read twice. */
-  static Map<String, String> read(Table table) {
+  public static Map<String, String> read(Table table) {
     return read(table, QuerySpec.snapshot());
   }
 
   /** The result of {@code spec} (a snapshot, or a snapshot as of an instant) as key → "name|ts|partition". */
-  static Map<String, String> read(Table table, QuerySpec spec) {
+  public static Map<String, String> read(Table table, QuerySpec spec) {
     List<GenericRecord> records = TableReads.read(table.reload(), spec);
     Map<String, String> out = new TreeMap<>();
     for (GenericRecord r : records) {
@@ -159,7 +162,7 @@ final class WriterFixtures {
     return out;
   }
 
-  static Map<String, String> options(Path dir, String tableType) {
+  public static Map<String, String> options(Path dir, String tableType) {
     Map<String, String> o = new LinkedHashMap<>();
     o.put("path", dir.resolve("table").toString());
     o.put("hoodie.table.name", "trips");
@@ -170,7 +173,7 @@ final class WriterFixtures {
     return o;
   }
 
-  static StreamExecutionEnvironment env(int parallelism, int restarts) {
+  public static StreamExecutionEnvironment env(int parallelism, int restarts) {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(parallelism);
     env.enableCheckpointing(50);
@@ -185,13 +188,13 @@ final class WriterFixtures {
   }
 
   /** Writes {@code chunks} with a job of {@code parallelism}, one chunk per checkpoint. */
-  static JobExecutionResult write(String name, List<List<Change>> chunks, Map<String, String> options,
+  public static JobExecutionResult write(String name, List<List<Change>> chunks, Map<String, String> options,
       int parallelism, int restarts, int idleCheckpoints) throws Exception {
     return write(name, chunks, options, parallelism, restarts, idleCheckpoints, env -> {});
   }
 
   /** As {@link #write(String, List, Map, int, int, int)}, with {@code tune} applied to the environment. */
-  static JobExecutionResult write(String name, List<List<Change>> chunks, Map<String, String> options,
+  public static JobExecutionResult write(String name, List<List<Change>> chunks, Map<String, String> options,
       int parallelism, int restarts, int idleCheckpoints, Consumer<StreamExecutionEnvironment> tune) throws Exception {
     StreamExecutionEnvironment env = env(parallelism, restarts);
     tune.accept(env);
@@ -202,17 +205,17 @@ final class WriterFixtures {
     return env.execute(name);
   }
 
-  static Table table(Map<String, String> options) {
+  public static Table table(Map<String, String> options) {
     return FlinkTables.open(FlinkWriteOptions.fromMap(options));
   }
 
   /** No requested/inflight write instant is left on the timeline. */
-  static void assertNoPendingWrites(Table table) {
+  public static void assertNoPendingWrites(Table table) {
     var timeline = TimelineStore.at(table.fs(), table.metaPath()).load();
     assertThat(timeline.commitsTimeline().pending().instants()).as("pending write instants").isEmpty();
   }
 
-  static int completedWrites(Table table) {
+  public static int completedWrites(Table table) {
     return TimelineStore.at(table.fs(), table.metaPath()).load().commitsTimeline().completed().size();
   }
 }

@@ -1,7 +1,11 @@
-package io.riverbed.flink;
+package io.riverbed.flink.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.riverbed.flink.FlinkWriteOptions;
+import io.riverbed.flink.RowDataToAvro;
+import io.riverbed.flink.RowTypeAvroConverter;
+import io.riverbed.flink.WriterFixtures;
 import io.riverbed.format.file.FileNames;
 import io.riverbed.format.record.OrderingValues;
 import io.riverbed.format.table.Table;
@@ -33,7 +37,7 @@ import org.apache.flink.runtime.operators.coordination.OperatorEvent;
 
 /**
  * Drives a {@link WriteCoordinator} directly, as Flink's scheduler would, with writer subtasks
- * simulated the way {@link StreamWriteOperator} behaves (lazy instant requests, results reported
+ * simulated the way {@link io.riverbed.flink.StreamWriteOperator} behaves (lazy instant requests, results reported
  * in the snapshot and kept in state until a checkpoint completes), writing real files of a table
  * on the local file system with the core's {@link TableWriter}.
  */
@@ -204,7 +208,7 @@ final class CoordinatorHarness implements AutoCloseable {
   }
 
   /**
-   * One writer subtask attempt, as {@link StreamWriteOperator} behaves: announces itself with its
+   * One writer subtask attempt, as {@link io.riverbed.flink.StreamWriteOperator} behaves: announces itself with its
    * restored results, asks for the instant on the first file of an epoch, reports the epoch's
    * result in its snapshot and keeps it in its state until a checkpoint covering it completes.
    * New keys go to a file group of its own per attempt and partition, so a change written twice

@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.commit;
 
 import java.util.List;
 import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
@@ -6,26 +6,29 @@ import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
 import org.apache.flink.runtime.operators.coordination.OperatorEvent;
 import org.apache.flink.streaming.api.operators.collect.CollectCoordinationResponse;
 
-/** The messages of the writer ↔ coordinator protocol (see {@link WriteCoordinator}). */
-final class WriteMessages {
+/**
+ * The messages of the writer ↔ coordinator protocol (see {@link WriteCoordinator}). Public for the
+ * stream writer, which sends and receives them from its own package.
+ */
+public final class WriteMessages {
   private WriteMessages() {}
 
   /** Writer → coordinator, once per attempt before any write: who I am and what my checkpoint held. */
-  record WriterStarted(String flinkJobId, List<WriteResult> restored) implements OperatorEvent {
+  public record WriterStarted(String flinkJobId, List<WriteResult> restored) implements OperatorEvent {
     private static final long serialVersionUID = 1L;
 
-    WriterStarted {
+    public WriterStarted {
       restored = List.copyOf(restored);
     }
   }
 
   /** Writer → coordinator, in {@code snapshotState(checkpointId)}: the files of the ending epoch. */
-  record Written(WriteResult result) implements OperatorEvent {
+  public record Written(WriteResult result) implements OperatorEvent {
     private static final long serialVersionUID = 1L;
   }
 
   /** Coordinator → writer subtask 0: run the scheduled compaction at {@code instant}. */
-  record Compact(String instant) implements OperatorEvent {
+  public record Compact(String instant) implements OperatorEvent {
     private static final long serialVersionUID = 1L;
   }
 
@@ -34,7 +37,7 @@ final class WriteMessages {
    * {@code previousInstant} is the one the writer wrote in its previous epoch (null if none since
    * it started), which it must not be given again.
    */
-  record InstantRequest(int subtask, long epoch, String previousInstant) implements CoordinationRequest {
+  public record InstantRequest(int subtask, long epoch, String previousInstant) implements CoordinationRequest {
     private static final long serialVersionUID = 1L;
   }
 
@@ -43,7 +46,7 @@ final class WriteMessages {
    * instant checkpoint {@code checkpointId} covers is committed, so the task (and so the bounded
    * job) finishes only after its last data is on the timeline.
    */
-  record CommitAwaitRequest(int subtask, long checkpointId) implements CoordinationRequest {
+  public record CommitAwaitRequest(int subtask, long checkpointId) implements CoordinationRequest {
     private static final long serialVersionUID = 1L;
   }
 
@@ -59,7 +62,7 @@ final class WriteMessages {
   }
 
   /** The instant an {@link #instantResponse} carries. */
-  static String instantOf(CoordinationResponse response) {
+  public static String instantOf(CoordinationResponse response) {
     if (!(response instanceof CollectCoordinationResponse r)) {
       throw new IllegalArgumentException("unexpected response to an instant request: " + response);
     }

@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.commit;
 
 import static io.riverbed.flink.WriterFixtures.changes;
 import static io.riverbed.flink.WriterFixtures.expected;
@@ -9,6 +9,8 @@ import static io.riverbed.flink.WriterFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.riverbed.flink.FlinkWriteOptions;
+import io.riverbed.flink.WriterFixtures;
 import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.hive.testing.MetastoreExtension;
 import java.nio.file.Path;

@@ -1,5 +1,8 @@
-package io.riverbed.flink;
+package io.riverbed.flink.commit;
 
+import io.riverbed.flink.FaultInjection;
+import io.riverbed.flink.FlinkTables;
+import io.riverbed.flink.FlinkWriteOptions;
 import io.riverbed.flink.compact.FlinkCompaction;
 import io.riverbed.format.TableException;
 import io.riverbed.format.clean.AsyncCleaner;
@@ -46,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * The write coordinator: adapts the core's {@link TableCommitter} to Flink's checkpoints — the one
  * place that opens, commits and rolls back instants. Metadata only — timeline files and commit
  * metadata (and rollbacks of crashed instants); every data file is written by the writer tasks
- * ({@link StreamWriteOperator}).
+ * ({@link io.riverbed.flink.StreamWriteOperator}).
  *
  * <h2>Protocol</h2>
  *
@@ -97,14 +100,17 @@ import org.slf4j.LoggerFactory;
  * {@code clean.async.enabled=false}, the committer's post-commit {@link AsyncCleaner} cleans the
  * table on a thread of its own (one clean at a time), so a clean never holds up a commit or a
  * checkpoint; {@link #close} stops it.
+ *
+ * <p>Public for the stream writer's operator factory, which creates it, and for the keys it records
+ * in every commit.
  */
-final class WriteCoordinator implements OperatorCoordinator, CoordinationRequestHandler {
+public final class WriteCoordinator implements OperatorCoordinator, CoordinationRequestHandler {
   private static final Logger LOG = LoggerFactory.getLogger(WriteCoordinator.class);
 
   /** extraMetadata keys of every commit: the Flink job id, and the committer's identifier and writer id keys. */
-  static final String JOB_ID_KEY = "riverbed.flink.job.id";
-  static final String CHECKPOINT_ID_KEY = TableCommitter.IDENTIFIER_KEY;
-  static final String WRITER_ID_KEY = TableCommitter.WRITER_ID_KEY;
+  public static final String JOB_ID_KEY = "riverbed.flink.job.id";
+  public static final String CHECKPOINT_ID_KEY = TableCommitter.IDENTIFIER_KEY;
+  public static final String WRITER_ID_KEY = TableCommitter.WRITER_ID_KEY;
 
   /** 2: results in {@link WriteResult}'s second byte form; state of version 1 is still read. */
   private static final int STATE_VERSION = 2;
@@ -151,7 +157,7 @@ final class WriteCoordinator implements OperatorCoordinator, CoordinationRequest
   /** Cleans after commits on its own thread ({@code clean.async.enabled}): a post-commit action of the committer. */
   private final Optional<AsyncCleaner> cleaner;
 
-  WriteCoordinator(Context context, FlinkWriteOptions options, String schemaJson) {
+  public WriteCoordinator(Context context, FlinkWriteOptions options, String schemaJson) {
     this.context = context;
     this.options = options;
     this.hiveSync = FlinkHiveSync.fromOptions(options);

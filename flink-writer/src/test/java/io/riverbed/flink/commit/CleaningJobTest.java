@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.commit;
 
 import static io.riverbed.flink.WriterFixtures.assertNoPendingWrites;
 import static io.riverbed.flink.WriterFixtures.changes;
@@ -8,7 +8,10 @@ import static io.riverbed.flink.WriterFixtures.table;
 import static io.riverbed.flink.WriterFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.riverbed.flink.ChunkedSource;
+import io.riverbed.flink.FlinkWriteOptions;
 import io.riverbed.flink.WriterFixtures.Change;
+import io.riverbed.flink.WriterFixtures;
 import io.riverbed.format.clean.CleanOptions;
 import io.riverbed.format.file.FileNames;
 import io.riverbed.format.file.FileSystemViewLoader;

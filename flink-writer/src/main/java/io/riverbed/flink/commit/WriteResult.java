@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.commit;
 
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.KafkaOffsets;
@@ -28,7 +28,7 @@ public record WriteResult(long checkpointId, CommitMessage message) implements S
   private static final long serialVersionUID = 2L;
 
   /** extraMetadata key of a commit: changes dropped because their key's stored write or delete was newer. */
-  static final String STALE_RECORDS_KEY = TableCommitter.STALE_RECORDS_KEY;
+  public static final String STALE_RECORDS_KEY = TableCommitter.STALE_RECORDS_KEY;
 
   /**
    * The first {@code int} of the current byte form. The first form began with the subtask index
@@ -40,7 +40,8 @@ public record WriteResult(long checkpointId, CommitMessage message) implements S
     Objects.requireNonNull(message, "message");
   }
 
-  static WriteResult of(int subtask, long checkpointId, String instant, List<WriteStat> stats, long staleRecords,
+  /** The result of {@code subtask}'s epoch that checkpoint {@code checkpointId} ended. */
+  public static WriteResult of(int subtask, long checkpointId, String instant, List<WriteStat> stats, long staleRecords,
       KafkaOffsets kafkaOffsets) {
     return new WriteResult(checkpointId,
         new CommitMessage(subtask, instant, stats, staleRecords, Optional.ofNullable(kafkaOffsets)));
@@ -75,7 +76,8 @@ public record WriteResult(long checkpointId, CommitMessage message) implements S
     return instant() + "/" + subtask() + "/" + checkpointId;
   }
 
-  byte[] toBytes() {
+  /** The byte form the writer keeps in its operator state ({@link #write}). */
+  public byte[] toBytes() {
     var bytes = new ByteArrayOutputStream();
     try (var out = new DataOutputStream(bytes)) {
       write(out);
@@ -118,7 +120,8 @@ public record WriteResult(long checkpointId, CommitMessage message) implements S
         Optional.ofNullable(extra.get(KafkaOffsets.KEY)).map(KafkaOffsets::parse).orElse(null));
   }
 
-  static WriteResult fromBytes(byte[] bytes) {
+  /** Reads {@link #toBytes}'s form, or the first form of older checkpoints. */
+  public static WriteResult fromBytes(byte[] bytes) {
     try (var in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       return read(in);
     } catch (IOException e) {

@@ -1,9 +1,11 @@
-package io.riverbed.flink;
+package io.riverbed.flink.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.riverbed.flink.CoordinatorHarness.Coordinator;
-import io.riverbed.flink.CoordinatorHarness.Writer;
+import io.riverbed.flink.FlinkWriteOptions;
+import io.riverbed.flink.WriterFixtures;
+import io.riverbed.flink.commit.CoordinatorHarness.Coordinator;
+import io.riverbed.flink.commit.CoordinatorHarness.Writer;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.CommitMetadata;

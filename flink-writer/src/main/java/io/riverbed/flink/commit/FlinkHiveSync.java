@@ -1,5 +1,6 @@
-package io.riverbed.flink;
+package io.riverbed.flink.commit;
 
+import io.riverbed.flink.FlinkWriteOptions;
 import io.riverbed.format.TableException;
 import io.riverbed.hive.HiveSyncAction;
 import io.riverbed.hive.HiveSyncOptions;
@@ -14,8 +15,10 @@ import java.util.Optional;
  * ({@link HiveSyncAction}) that the write coordinator's committer runs after each commit (as Hudi's
  * Flink writer syncs after commits). A failed sync is logged and retried after the next commit; it
  * never fails the commit or the job.
+ *
+ * <p>Public for {@link FlinkWriteOptions}, whose option descriptions include these.
  */
-final class FlinkHiveSync {
+public final class FlinkHiveSync {
   static final String ENABLED = "hive_sync.enabled";
   static final String ENABLED_FALLBACK = "hive_sync.enable";
   static final String METASTORE_URIS = "hive_sync.metastore.uris";
@@ -39,7 +42,7 @@ final class FlinkHiveSync {
       SUPPORT_TIMESTAMP, HiveSyncOptions.SUPPORT_TIMESTAMP);
 
   /** key → {default, description}, for docs (merged into {@link FlinkWriteOptions#DESCRIPTIONS}). */
-  static final Map<String, String[]> DESCRIPTIONS = descriptions();
+  public static final Map<String, String[]> DESCRIPTIONS = descriptions();
 
   private FlinkHiveSync() {}
 

@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.commit;
 
 import static io.riverbed.flink.WriterFixtures.ROW_TYPE;
 import static io.riverbed.flink.WriterFixtures.env;
@@ -9,7 +9,10 @@ import static io.riverbed.flink.WriterFixtures.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.riverbed.flink.ChunkedSource;
+import io.riverbed.flink.RiverbedSink;
 import io.riverbed.flink.WriterFixtures.Change;
+import io.riverbed.flink.WriterFixtures;
 import io.riverbed.format.CommitConflictException;
 import io.riverbed.format.testing.Await;
 import io.riverbed.format.write.WriterLease;

@@ -1,10 +1,12 @@
-package io.riverbed.flink;
+package io.riverbed.flink.commit;
 
-import static io.riverbed.flink.WriteCoordinatorTest.inserts;
+import static io.riverbed.flink.commit.WriteCoordinatorTest.inserts;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.riverbed.flink.CoordinatorHarness.Coordinator;
-import io.riverbed.flink.CoordinatorHarness.Writer;
+import io.riverbed.flink.FaultInjection;
+import io.riverbed.flink.WriterFixtures;
+import io.riverbed.flink.commit.CoordinatorHarness.Coordinator;
+import io.riverbed.flink.commit.CoordinatorHarness.Writer;
 import io.riverbed.format.timeline.CommitMetadata;
 import java.nio.file.Path;
 import java.util.ArrayList;
