@@ -33,7 +33,8 @@ public final class FlinkTables {
     }
   }
 
-  static Table open(FlinkWriteOptions options) {
+  /** Opens the table the options name. */
+  public static Table open(FlinkWriteOptions options) {
     return Table.open(fileSystem(options), new Path(options.path()));
   }
 

@@ -1,6 +1,8 @@
 package io.riverbed.flink;
 
 import io.riverbed.flink.commit.WriteCoordinator;
+import io.riverbed.flink.write.RowTypeAvroConverter;
+import io.riverbed.flink.write.StreamWriteOperatorFactory;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.Schema;

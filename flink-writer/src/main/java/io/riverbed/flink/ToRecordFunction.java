@@ -1,5 +1,7 @@
 package io.riverbed.flink;
 
+import io.riverbed.flink.write.RowDataToAvro;
+import io.riverbed.flink.write.RowTypeAvroConverter;
 import io.riverbed.format.InvalidRecordException;
 import io.riverbed.format.record.KeyGenerator;
 import io.riverbed.format.record.MetaFields;

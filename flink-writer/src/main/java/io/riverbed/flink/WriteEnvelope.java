@@ -99,23 +99,28 @@ public final class WriteEnvelope {
         fileGroup == null ? null : StringData.fromString(fileGroup), null, null);
   }
 
-  static byte op(RowData envelope) {
+  /** The row's operation: {@link #UPSERT}, {@link #DELETE}, ... */
+  public static byte op(RowData envelope) {
     return envelope.getByte(OP);
   }
 
-  static String key(RowData envelope) {
+  /** The record key. */
+  public static String key(RowData envelope) {
     return envelope.getString(KEY).toString();
   }
 
-  static String partition(RowData envelope) {
+  /** The partition path ({@code ""} when non-partitioned). */
+  public static String partition(RowData envelope) {
     return envelope.getString(PARTITION).toString();
   }
 
-  static String fileGroup(RowData envelope) {
+  /** The file id (state index) or bucket routing key (bucket index), or null before routing. */
+  public static String fileGroup(RowData envelope) {
     return envelope.isNullAt(FILE_GROUP) ? null : envelope.getString(FILE_GROUP).toString();
   }
 
-  static RowData data(RowData envelope, int dataArity) {
+  /** The user's row, of {@code dataArity} fields. */
+  public static RowData data(RowData envelope, int dataArity) {
     return envelope.getRow(DATA, dataArity);
   }
 

@@ -11,6 +11,7 @@ import static io.riverbed.flink.WriterFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.riverbed.flink.WriterFixtures.Change;
+import io.riverbed.flink.write.RowTypeAvroConverter;
 import io.riverbed.format.file.FileGroupId;
 import io.riverbed.format.file.FileNames;
 import io.riverbed.format.file.FileSystemViewLoader;

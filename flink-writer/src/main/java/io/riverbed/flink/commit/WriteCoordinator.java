@@ -49,7 +49,7 @@ import org.slf4j.LoggerFactory;
  * The write coordinator: adapts the core's {@link TableCommitter} to Flink's checkpoints — the one
  * place that opens, commits and rolls back instants. Metadata only — timeline files and commit
  * metadata (and rollbacks of crashed instants); every data file is written by the writer tasks
- * ({@link io.riverbed.flink.StreamWriteOperator}).
+ * ({@link io.riverbed.flink.write.StreamWriteOperator}).
  *
  * <h2>Protocol</h2>
  *

@@ -174,7 +174,7 @@ public final class WriteJob {
         lines -> JsonSchemaInference.infer(lines, config.input().inferSample(), config.input().onBadRecord()));
     LOG.info("Inferred the schema from the first {} record(s) of {} (save it and pass --schema to fix it): {}",
         config.input().inferSample(), config.source().inputPath(),
-        io.riverbed.flink.RowTypeAvroConverter.toAvroSchema(inferred, config.table().name()));
+        io.riverbed.flink.write.RowTypeAvroConverter.toAvroSchema(inferred, config.table().name()));
     return inferred;
   }
 

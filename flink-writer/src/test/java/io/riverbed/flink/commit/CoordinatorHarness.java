@@ -3,8 +3,8 @@ package io.riverbed.flink.commit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.riverbed.flink.FlinkWriteOptions;
-import io.riverbed.flink.RowDataToAvro;
-import io.riverbed.flink.RowTypeAvroConverter;
+import io.riverbed.flink.write.RowDataToAvro;
+import io.riverbed.flink.write.RowTypeAvroConverter;
 import io.riverbed.flink.WriterFixtures;
 import io.riverbed.format.file.FileNames;
 import io.riverbed.format.record.OrderingValues;
@@ -37,9 +37,9 @@ import org.apache.flink.runtime.operators.coordination.OperatorEvent;
 
 /**
  * Drives a {@link WriteCoordinator} directly, as Flink's scheduler would, with writer subtasks
- * simulated the way {@link io.riverbed.flink.StreamWriteOperator} behaves (lazy instant requests, results reported
- * in the snapshot and kept in state until a checkpoint completes), writing real files of a table
- * on the local file system with the core's {@link TableWriter}.
+ * simulated the way {@link io.riverbed.flink.write.StreamWriteOperator} behaves (lazy instant
+ * requests, results reported in the snapshot and kept in state until a checkpoint completes),
+ * writing real files of a table on the local file system with the core's {@link TableWriter}.
  */
 final class CoordinatorHarness implements AutoCloseable {
   static final long TIMEOUT_SECONDS = 120;
@@ -208,9 +208,10 @@ final class CoordinatorHarness implements AutoCloseable {
   }
 
   /**
-   * One writer subtask attempt, as {@link io.riverbed.flink.StreamWriteOperator} behaves: announces itself with its
-   * restored results, asks for the instant on the first file of an epoch, reports the epoch's
-   * result in its snapshot and keeps it in its state until a checkpoint covering it completes.
+   * One writer subtask attempt, as {@link io.riverbed.flink.write.StreamWriteOperator} behaves:
+   * announces itself with its restored results, asks for the instant on the first file of an
+   * epoch, reports the epoch's result in its snapshot and keeps it in its state until a checkpoint
+   * covering it completes.
    * New keys go to a file group of its own per attempt and partition, so a change written twice
    * (once before a crash, once replayed) and committed twice is read twice.
    */

@@ -1,5 +1,6 @@
-package io.riverbed.flink;
+package io.riverbed.flink.write;
 
+import io.riverbed.flink.FlinkWriteOptions;
 import io.riverbed.flink.commit.WriteCoordinator;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
@@ -11,8 +12,11 @@ import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
-/** Creates the {@link StreamWriteOperator}s and their {@link WriteCoordinator}. */
-final class StreamWriteOperatorFactory extends AbstractStreamOperatorFactory<Void>
+/**
+ * Creates the {@link StreamWriteOperator}s and their {@link WriteCoordinator}. Public for
+ * {@code RiverbedSink}, which puts the writer into the topology.
+ */
+public final class StreamWriteOperatorFactory extends AbstractStreamOperatorFactory<Void>
     implements CoordinatedOperatorFactory<Void>, OneInputStreamOperatorFactory<RowData, Void> {
   private static final long serialVersionUID = 1L;
 
@@ -20,7 +24,7 @@ final class StreamWriteOperatorFactory extends AbstractStreamOperatorFactory<Voi
   private final RowType dataType;
   private final String schemaJson;
 
-  StreamWriteOperatorFactory(FlinkWriteOptions options, RowType dataType, String schemaJson) {
+  public StreamWriteOperatorFactory(FlinkWriteOptions options, RowType dataType, String schemaJson) {
     this.options = options;
     this.dataType = dataType;
     this.schemaJson = schemaJson;

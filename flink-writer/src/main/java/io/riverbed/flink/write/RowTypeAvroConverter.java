@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.write;
 
 import io.riverbed.format.TableException;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.write;
 
 import static io.riverbed.flink.WriterFixtures.assertNoPendingWrites;
 import static io.riverbed.flink.WriterFixtures.changes;
@@ -9,7 +9,10 @@ import static io.riverbed.flink.WriterFixtures.table;
 import static io.riverbed.flink.WriterFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.riverbed.flink.ChunkedSource;
+import io.riverbed.flink.RiverbedSink;
 import io.riverbed.flink.WriterFixtures.Change;
+import io.riverbed.flink.WriterFixtures;
 import io.riverbed.flink.commit.WriteCoordinator;
 import io.riverbed.format.file.FileSystemViewLoader;
 import io.riverbed.format.timeline.CommitMetadata;

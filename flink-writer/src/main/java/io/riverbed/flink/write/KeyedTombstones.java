@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.write;
 
 import io.riverbed.format.file.FileGroupId;
 import io.riverbed.format.record.OrderingValueCodec;

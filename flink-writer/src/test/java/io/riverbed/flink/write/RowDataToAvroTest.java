@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.write;
 
 import java.io.Serializable;
 import java.math.BigDecimal;
