@@ -1,6 +1,10 @@
 package io.riverbed.flink;
 
 import io.riverbed.flink.commit.WriteCoordinator;
+import io.riverbed.flink.index.BucketAssignOperator;
+import io.riverbed.flink.index.IndexBootstrapOperator;
+import io.riverbed.flink.index.ToRecordFunction;
+import io.riverbed.flink.index.WriteEnvelope;
 import io.riverbed.flink.write.RowTypeAvroConverter;
 import io.riverbed.flink.write.StreamWriteOperatorFactory;
 import java.util.Map;
@@ -124,7 +128,7 @@ public final class RiverbedSink {
       SingleOutputStreamOperator<RowData> assigned = toAssign
           .keyBy(byKey, Types.STRING)
           .transform("riverbed: bucket-assigner [" + options.tableName() + "]", envelopeType,
-              new BucketAssignOperator(new BucketAssignFunction(options, rowType), bootstrap, rowType))
+              new BucketAssignOperator(options, bootstrap, rowType))
           .uid(uidPrefix + "-bucket-assigner")
           .setParallelism(assignTasks);
       routed = assigned;

@@ -3,7 +3,7 @@ package io.riverbed.flink.write;
 import io.riverbed.flink.FaultInjection;
 import io.riverbed.flink.FlinkTables;
 import io.riverbed.flink.FlinkWriteOptions;
-import io.riverbed.flink.WriteEnvelope;
+import io.riverbed.flink.index.WriteEnvelope;
 import io.riverbed.flink.commit.WriteCoordinator;
 import io.riverbed.flink.commit.WriteMessages;
 import io.riverbed.flink.commit.WriteResult;

@@ -1,5 +1,6 @@
-package io.riverbed.flink;
+package io.riverbed.flink.index;
 
+import io.riverbed.flink.FlinkWriteOptions;
 import io.riverbed.flink.write.RowDataToAvro;
 import io.riverbed.flink.write.RowTypeAvroConverter;
 import io.riverbed.format.InvalidRecordException;
@@ -32,8 +33,10 @@ import org.apache.flink.util.Collector;
  * the state index and event-time ordering ({@link FlinkWriteOptions#ordersAcrossCommits}) the
  * envelope also carries the row's ordering value, which the bucket assigner compares with the
  * key's last one.
+ *
+ * <p>Public for {@code RiverbedSink}, which puts it into the topology.
  */
-final class ToRecordFunction extends RichFlatMapFunction<RowData, RowData> {
+public final class ToRecordFunction extends RichFlatMapFunction<RowData, RowData> {
   private static final long serialVersionUID = 1L;
 
   private final RowType rowType;
@@ -47,7 +50,7 @@ final class ToRecordFunction extends RichFlatMapFunction<RowData, RowData> {
   /** This task's share of {@code write.rate.limit}, or null without a limit. */
   private transient RecordRateLimit rateLimit;
 
-  ToRecordFunction(RowType rowType, FlinkWriteOptions options) {
+  public ToRecordFunction(RowType rowType, FlinkWriteOptions options) {
     this.rowType = rowType;
     this.options = options;
     this.keys = RecordKeys.of(rowType, options);

@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.index;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -82,7 +82,7 @@ public final class WriteEnvelope {
   }
 
   /** A {@link #KAFKA_OFFSETS} row (one file-group key, so one writer subtask gets them all). */
-  static GenericRowData kafkaOffsets(String offsets) {
+  public static GenericRowData kafkaOffsets(String offsets) {
     return of(KAFKA_OFFSETS, offsets, "", "\u0001kafka-offsets", null, null);
   }
 

@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.index;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.index;
 
 import static io.riverbed.flink.WriterFixtures.ROW_TYPE;
 import static io.riverbed.flink.WriterFixtures.assertNoPendingWrites;
@@ -10,7 +10,13 @@ import static io.riverbed.flink.WriterFixtures.table;
 import static io.riverbed.flink.WriterFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.riverbed.flink.ChunkedSource;
+import io.riverbed.flink.FaultInjection;
+import io.riverbed.flink.FlinkTables;
+import io.riverbed.flink.FlinkWriteOptions;
+import io.riverbed.flink.RiverbedSink;
 import io.riverbed.flink.WriterFixtures.Change;
+import io.riverbed.flink.WriterFixtures;
 import io.riverbed.flink.write.RowTypeAvroConverter;
 import io.riverbed.format.file.FileGroupId;
 import io.riverbed.format.file.FileNames;

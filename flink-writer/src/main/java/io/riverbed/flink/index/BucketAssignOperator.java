@@ -1,5 +1,6 @@
-package io.riverbed.flink;
+package io.riverbed.flink.index;
 
+import io.riverbed.flink.FlinkWriteOptions;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -26,8 +27,11 @@ import org.slf4j.LoggerFactory;
  * {@link IndexBootstrapOperator}). Without bootstrap ({@code index.bootstrap.enabled=false}), or
  * when the job restored state, it is the plain keyed process operator: a restored index is not
  * overwritten by index rows, and markers are ignored.
+ *
+ * <p>Public for {@code RiverbedSink}, which puts the assigner into the topology; the function it
+ * runs stays package-private.
  */
-final class BucketAssignOperator extends KeyedProcessOperator<String, RowData, RowData> {
+public final class BucketAssignOperator extends KeyedProcessOperator<String, RowData, RowData> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(BucketAssignOperator.class);
 
@@ -44,8 +48,12 @@ final class BucketAssignOperator extends KeyedProcessOperator<String, RowData, R
   private transient RowDataSerializer envelopeSerializer;
   private transient long indexed;
 
-  BucketAssignOperator(BucketAssignFunction function, boolean bootstrapUpstream, RowType dataType) {
-    super(function);
+  /**
+   * @param bootstrapUpstream an {@link IndexBootstrapOperator} sends its index rows and markers
+   *     to this operator ({@code index.bootstrap.enabled}, not {@code write.operation=insert})
+   */
+  public BucketAssignOperator(FlinkWriteOptions options, boolean bootstrapUpstream, RowType dataType) {
+    super(new BucketAssignFunction(options, dataType));
     this.bootstrapUpstream = bootstrapUpstream;
     this.dataType = dataType;
   }

@@ -1,7 +1,9 @@
-package io.riverbed.flink;
+package io.riverbed.flink.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.riverbed.flink.FlinkWriteOptions;
+import io.riverbed.flink.WriterFixtures;
 import io.riverbed.format.record.OrderingValueCodec;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,8 +51,7 @@ class BucketAssignOperatorTest {
     Map<String, String> conf = new LinkedHashMap<>(WriterFixtures.options(dir, "MERGE_ON_READ"));
     conf.putAll(extra);
     var options = FlinkWriteOptions.fromMap(conf);
-    var operator = new BucketAssignOperator(new BucketAssignFunction(options, WriterFixtures.ROW_TYPE), bootstrap,
-        WriterFixtures.ROW_TYPE);
+    var operator = new BucketAssignOperator(options, bootstrap, WriterFixtures.ROW_TYPE);
     var h = new KeyedOneInputStreamOperatorTestHarness<>(operator, BY_KEY, Types.STRING);
     harnesses.add(h);
     h.setup(new RowDataSerializer(WriteEnvelope.rowType(WriterFixtures.ROW_TYPE)));

@@ -1,5 +1,7 @@
-package io.riverbed.flink;
+package io.riverbed.flink.index;
 
+import io.riverbed.flink.FlinkTables;
+import io.riverbed.flink.FlinkWriteOptions;
 import io.riverbed.format.TableException;
 import io.riverbed.format.query.QueryPlan;
 import io.riverbed.format.query.QueryPlanner;
@@ -77,8 +79,10 @@ import org.slf4j.LoggerFactory;
  * This operator is in the topology whenever the index is the Flink state (upsert/delete), also with
  * {@code index.bootstrap.enabled=false} (then it only forwards), so turning the option on or off
  * does not change the job graph a savepoint must match.
+ *
+ * <p>Public for {@code RiverbedSink}, which puts it into the topology.
  */
-final class IndexBootstrapOperator extends AbstractStreamOperator<RowData>
+public final class IndexBootstrapOperator extends AbstractStreamOperator<RowData>
     implements OneInputStreamOperator<RowData, RowData> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(IndexBootstrapOperator.class);
@@ -100,7 +104,7 @@ final class IndexBootstrapOperator extends AbstractStreamOperator<RowData>
    * @param assignerKeySelector how the stream into the assigner is keyed
    * @param assignerMaxParallelism the assigner's number of key groups
    */
-  IndexBootstrapOperator(FlinkWriteOptions options, KeySelector<RowData, String> assignerKeySelector,
+  public IndexBootstrapOperator(FlinkWriteOptions options, KeySelector<RowData, String> assignerKeySelector,
       int assignerMaxParallelism) {
     this.options = options;
     this.assignerKeySelector = assignerKeySelector;
