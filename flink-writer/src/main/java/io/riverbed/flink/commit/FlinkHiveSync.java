@@ -1,6 +1,6 @@
 package io.riverbed.flink.commit;
 
-import io.riverbed.flink.FlinkWriteOptions;
+import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.format.TableException;
 import io.riverbed.hive.HiveSyncAction;
 import io.riverbed.hive.HiveSyncOptions;

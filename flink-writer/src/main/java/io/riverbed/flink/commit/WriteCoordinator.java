@@ -1,9 +1,9 @@
 package io.riverbed.flink.commit;
 
-import io.riverbed.flink.FaultInjection;
-import io.riverbed.flink.FlinkTables;
-import io.riverbed.flink.FlinkWriteOptions;
 import io.riverbed.flink.compact.FlinkCompaction;
+import io.riverbed.flink.sink.FaultInjection;
+import io.riverbed.flink.sink.FlinkTables;
+import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.format.TableException;
 import io.riverbed.format.clean.AsyncCleaner;
 import io.riverbed.format.table.Table;

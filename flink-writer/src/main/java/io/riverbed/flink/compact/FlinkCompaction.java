@@ -1,7 +1,7 @@
 package io.riverbed.flink.compact;
 
-import io.riverbed.flink.FaultInjection;
-import io.riverbed.flink.FlinkWriteOptions;
+import io.riverbed.flink.sink.FaultInjection;
+import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.TimelineStore;

@@ -1,7 +1,7 @@
 package io.riverbed.flink.index;
 
-import io.riverbed.flink.FlinkTables;
-import io.riverbed.flink.FlinkWriteOptions;
+import io.riverbed.flink.sink.FlinkTables;
+import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.format.record.OrderingValueCodec;
 import io.riverbed.format.record.OrderingValues;
 import io.riverbed.format.table.Table;

@@ -1,6 +1,6 @@
 package io.riverbed.flink.index;
 
-import io.riverbed.flink.FlinkWriteOptions;
+import io.riverbed.flink.sink.FlinkWriteOptions;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,7 +1,7 @@
 package io.riverbed.flink.index;
 
-import io.riverbed.flink.FlinkTables;
-import io.riverbed.flink.FlinkWriteOptions;
+import io.riverbed.flink.sink.FlinkTables;
+import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.format.TableException;
 import io.riverbed.format.query.QueryPlan;
 import io.riverbed.format.query.QueryPlanner;

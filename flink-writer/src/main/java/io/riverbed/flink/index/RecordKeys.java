@@ -1,6 +1,6 @@
 package io.riverbed.flink.index;
 
-import io.riverbed.flink.FlinkWriteOptions;
+import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.flink.write.RowDataToAvro;
 import io.riverbed.flink.write.RowTypeAvroConverter;
 import io.riverbed.format.InvalidRecordException;

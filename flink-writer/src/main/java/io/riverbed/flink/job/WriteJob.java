@@ -1,8 +1,8 @@
 package io.riverbed.flink.job;
 
-import io.riverbed.flink.FlinkTables;
-import io.riverbed.flink.FlinkWriteOptions;
 import io.riverbed.flink.index.RecordKeys;
+import io.riverbed.flink.sink.FlinkTables;
+import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.flink.source.AvroRowTypes;
 import io.riverbed.flink.source.BadRecordException;
 import io.riverbed.flink.source.JsonLineFiles;

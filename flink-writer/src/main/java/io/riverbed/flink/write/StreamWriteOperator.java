@@ -1,13 +1,13 @@
 package io.riverbed.flink.write;
 
-import io.riverbed.flink.FaultInjection;
-import io.riverbed.flink.FlinkTables;
-import io.riverbed.flink.FlinkWriteOptions;
-import io.riverbed.flink.index.WriteEnvelope;
 import io.riverbed.flink.commit.WriteCoordinator;
 import io.riverbed.flink.commit.WriteMessages;
 import io.riverbed.flink.commit.WriteResult;
 import io.riverbed.flink.compact.FlinkCompaction;
+import io.riverbed.flink.index.WriteEnvelope;
+import io.riverbed.flink.sink.FaultInjection;
+import io.riverbed.flink.sink.FlinkTables;
+import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.format.TableException;
 import io.riverbed.format.query.ReadSettings;
 import io.riverbed.format.record.OrderingValues;

@@ -1,7 +1,7 @@
 package io.riverbed.flink.write;
 
-import io.riverbed.flink.FlinkWriteOptions;
 import io.riverbed.flink.commit.WriteCoordinator;
+import io.riverbed.flink.sink.FlinkWriteOptions;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperatorFactory;

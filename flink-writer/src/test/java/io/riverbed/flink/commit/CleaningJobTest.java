@@ -1,17 +1,17 @@
 package io.riverbed.flink.commit;
 
-import static io.riverbed.flink.WriterFixtures.assertNoPendingWrites;
-import static io.riverbed.flink.WriterFixtures.changes;
-import static io.riverbed.flink.WriterFixtures.expected;
-import static io.riverbed.flink.WriterFixtures.read;
-import static io.riverbed.flink.WriterFixtures.table;
-import static io.riverbed.flink.WriterFixtures.write;
+import static io.riverbed.flink.sink.WriterFixtures.assertNoPendingWrites;
+import static io.riverbed.flink.sink.WriterFixtures.changes;
+import static io.riverbed.flink.sink.WriterFixtures.expected;
+import static io.riverbed.flink.sink.WriterFixtures.read;
+import static io.riverbed.flink.sink.WriterFixtures.table;
+import static io.riverbed.flink.sink.WriterFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.riverbed.flink.ChunkedSource;
-import io.riverbed.flink.FlinkWriteOptions;
-import io.riverbed.flink.WriterFixtures.Change;
-import io.riverbed.flink.WriterFixtures;
+import io.riverbed.flink.sink.ChunkedSource;
+import io.riverbed.flink.sink.FlinkWriteOptions;
+import io.riverbed.flink.sink.WriterFixtures.Change;
+import io.riverbed.flink.sink.WriterFixtures;
 import io.riverbed.format.clean.CleanOptions;
 import io.riverbed.format.file.FileNames;
 import io.riverbed.format.file.FileSystemViewLoader;

@@ -2,10 +2,10 @@ package io.riverbed.flink.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.riverbed.flink.FlinkWriteOptions;
+import io.riverbed.flink.sink.FlinkWriteOptions;
+import io.riverbed.flink.sink.WriterFixtures;
 import io.riverbed.flink.write.RowDataToAvro;
 import io.riverbed.flink.write.RowTypeAvroConverter;
-import io.riverbed.flink.WriterFixtures;
 import io.riverbed.format.file.FileNames;
 import io.riverbed.format.record.OrderingValues;
 import io.riverbed.format.table.Table;

@@ -1,16 +1,15 @@
 package io.riverbed.flink.commit;
 
-import static io.riverbed.flink.WriterFixtures.changes;
-import static io.riverbed.flink.WriterFixtures.expected;
-import static io.riverbed.flink.WriterFixtures.options;
-import static io.riverbed.flink.WriterFixtures.read;
-import static io.riverbed.flink.WriterFixtures.table;
-import static io.riverbed.flink.WriterFixtures.write;
+import static io.riverbed.flink.sink.WriterFixtures.changes;
+import static io.riverbed.flink.sink.WriterFixtures.expected;
+import static io.riverbed.flink.sink.WriterFixtures.options;
+import static io.riverbed.flink.sink.WriterFixtures.read;
+import static io.riverbed.flink.sink.WriterFixtures.table;
+import static io.riverbed.flink.sink.WriterFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.riverbed.flink.FlinkWriteOptions;
-import io.riverbed.flink.WriterFixtures;
+import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.hive.testing.MetastoreExtension;
 import java.nio.file.Path;

@@ -3,10 +3,10 @@ package io.riverbed.flink.commit;
 import static io.riverbed.flink.commit.WriteCoordinatorTest.inserts;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.riverbed.flink.FaultInjection;
-import io.riverbed.flink.WriterFixtures;
 import io.riverbed.flink.commit.CoordinatorHarness.Coordinator;
 import io.riverbed.flink.commit.CoordinatorHarness.Writer;
+import io.riverbed.flink.sink.FaultInjection;
+import io.riverbed.flink.sink.WriterFixtures;
 import io.riverbed.format.timeline.CommitMetadata;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -2,10 +2,10 @@ package io.riverbed.flink.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.riverbed.flink.FlinkWriteOptions;
-import io.riverbed.flink.WriterFixtures;
 import io.riverbed.flink.commit.CoordinatorHarness.Coordinator;
 import io.riverbed.flink.commit.CoordinatorHarness.Writer;
+import io.riverbed.flink.sink.FlinkWriteOptions;
+import io.riverbed.flink.sink.WriterFixtures;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.CommitMetadata;

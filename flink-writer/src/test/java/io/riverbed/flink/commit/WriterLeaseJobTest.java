@@ -1,18 +1,18 @@
 package io.riverbed.flink.commit;
 
-import static io.riverbed.flink.WriterFixtures.ROW_TYPE;
-import static io.riverbed.flink.WriterFixtures.env;
-import static io.riverbed.flink.WriterFixtures.options;
-import static io.riverbed.flink.WriterFixtures.read;
-import static io.riverbed.flink.WriterFixtures.rows;
-import static io.riverbed.flink.WriterFixtures.table;
+import static io.riverbed.flink.sink.WriterFixtures.ROW_TYPE;
+import static io.riverbed.flink.sink.WriterFixtures.env;
+import static io.riverbed.flink.sink.WriterFixtures.options;
+import static io.riverbed.flink.sink.WriterFixtures.read;
+import static io.riverbed.flink.sink.WriterFixtures.rows;
+import static io.riverbed.flink.sink.WriterFixtures.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.riverbed.flink.ChunkedSource;
-import io.riverbed.flink.RiverbedSink;
-import io.riverbed.flink.WriterFixtures.Change;
-import io.riverbed.flink.WriterFixtures;
+import io.riverbed.flink.sink.ChunkedSource;
+import io.riverbed.flink.sink.RiverbedSink;
+import io.riverbed.flink.sink.WriterFixtures.Change;
+import io.riverbed.flink.sink.WriterFixtures;
 import io.riverbed.format.CommitConflictException;
 import io.riverbed.format.testing.Await;
 import io.riverbed.format.write.WriterLease;

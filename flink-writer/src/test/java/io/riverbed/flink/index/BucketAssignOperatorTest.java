@@ -2,8 +2,8 @@ package io.riverbed.flink.index;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.riverbed.flink.FlinkWriteOptions;
-import io.riverbed.flink.WriterFixtures;
+import io.riverbed.flink.sink.FlinkWriteOptions;
+import io.riverbed.flink.sink.WriterFixtures;
 import io.riverbed.format.record.OrderingValueCodec;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,12 +1,12 @@
-package io.riverbed.flink;
+package io.riverbed.flink.sink;
 
-import static io.riverbed.flink.WriterFixtures.assertNoPendingWrites;
-import static io.riverbed.flink.WriterFixtures.changes;
-import static io.riverbed.flink.WriterFixtures.expected;
-import static io.riverbed.flink.WriterFixtures.options;
-import static io.riverbed.flink.WriterFixtures.read;
-import static io.riverbed.flink.WriterFixtures.table;
-import static io.riverbed.flink.WriterFixtures.write;
+import static io.riverbed.flink.sink.WriterFixtures.assertNoPendingWrites;
+import static io.riverbed.flink.sink.WriterFixtures.changes;
+import static io.riverbed.flink.sink.WriterFixtures.expected;
+import static io.riverbed.flink.sink.WriterFixtures.options;
+import static io.riverbed.flink.sink.WriterFixtures.read;
+import static io.riverbed.flink.sink.WriterFixtures.table;
+import static io.riverbed.flink.sink.WriterFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;

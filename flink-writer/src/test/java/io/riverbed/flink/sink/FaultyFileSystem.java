@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.sink;
 
 import java.io.File;
 import java.io.FileNotFoundException;

@@ -1,6 +1,6 @@
-package io.riverbed.flink;
+package io.riverbed.flink.sink;
 
-import static io.riverbed.flink.WriterFixtures.ROW_TYPE;
+import static io.riverbed.flink.sink.WriterFixtures.ROW_TYPE;
 
 import io.riverbed.flink.job.RetainedCheckpoints;
 import java.nio.file.Path;

@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.sink;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

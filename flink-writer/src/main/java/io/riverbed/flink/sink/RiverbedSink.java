@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.sink;
 
 import io.riverbed.flink.commit.WriteCoordinator;
 import io.riverbed.flink.index.BucketAssignOperator;

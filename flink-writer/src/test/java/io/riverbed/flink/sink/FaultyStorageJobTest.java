@@ -1,16 +1,16 @@
-package io.riverbed.flink;
+package io.riverbed.flink.sink;
 
-import static io.riverbed.flink.WriterFixtures.assertNoPendingWrites;
-import static io.riverbed.flink.WriterFixtures.changes;
-import static io.riverbed.flink.WriterFixtures.expected;
-import static io.riverbed.flink.WriterFixtures.options;
-import static io.riverbed.flink.WriterFixtures.read;
-import static io.riverbed.flink.WriterFixtures.table;
-import static io.riverbed.flink.WriterFixtures.write;
+import static io.riverbed.flink.sink.WriterFixtures.assertNoPendingWrites;
+import static io.riverbed.flink.sink.WriterFixtures.changes;
+import static io.riverbed.flink.sink.WriterFixtures.expected;
+import static io.riverbed.flink.sink.WriterFixtures.options;
+import static io.riverbed.flink.sink.WriterFixtures.read;
+import static io.riverbed.flink.sink.WriterFixtures.table;
+import static io.riverbed.flink.sink.WriterFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.riverbed.flink.FaultyFileSystem.Fault;
-import io.riverbed.flink.FaultyFileSystem.Op;
+import io.riverbed.flink.sink.FaultyFileSystem.Fault;
+import io.riverbed.flink.sink.FaultyFileSystem.Op;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.Instant;

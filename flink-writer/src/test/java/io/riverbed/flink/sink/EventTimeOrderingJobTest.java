@@ -1,16 +1,16 @@
-package io.riverbed.flink;
+package io.riverbed.flink.sink;
 
-import static io.riverbed.flink.WriterFixtures.ROW_TYPE;
-import static io.riverbed.flink.WriterFixtures.env;
-import static io.riverbed.flink.WriterFixtures.options;
-import static io.riverbed.flink.WriterFixtures.read;
-import static io.riverbed.flink.WriterFixtures.rows;
-import static io.riverbed.flink.WriterFixtures.table;
-import static io.riverbed.flink.WriterFixtures.write;
+import static io.riverbed.flink.sink.WriterFixtures.ROW_TYPE;
+import static io.riverbed.flink.sink.WriterFixtures.env;
+import static io.riverbed.flink.sink.WriterFixtures.options;
+import static io.riverbed.flink.sink.WriterFixtures.read;
+import static io.riverbed.flink.sink.WriterFixtures.rows;
+import static io.riverbed.flink.sink.WriterFixtures.table;
+import static io.riverbed.flink.sink.WriterFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.riverbed.flink.WriterFixtures.Change;
 import io.riverbed.flink.commit.WriteResult;
+import io.riverbed.flink.sink.WriterFixtures.Change;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.TimelineStore;

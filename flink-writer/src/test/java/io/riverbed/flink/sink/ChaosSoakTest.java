@@ -1,19 +1,19 @@
-package io.riverbed.flink;
+package io.riverbed.flink.sink;
 
-import static io.riverbed.flink.WriterFixtures.ROW_TYPE;
-import static io.riverbed.flink.WriterFixtures.assertNoPendingWrites;
-import static io.riverbed.flink.WriterFixtures.changes;
-import static io.riverbed.flink.WriterFixtures.expected;
-import static io.riverbed.flink.WriterFixtures.options;
-import static io.riverbed.flink.WriterFixtures.read;
-import static io.riverbed.flink.WriterFixtures.rows;
-import static io.riverbed.flink.WriterFixtures.table;
+import static io.riverbed.flink.sink.WriterFixtures.ROW_TYPE;
+import static io.riverbed.flink.sink.WriterFixtures.assertNoPendingWrites;
+import static io.riverbed.flink.sink.WriterFixtures.changes;
+import static io.riverbed.flink.sink.WriterFixtures.expected;
+import static io.riverbed.flink.sink.WriterFixtures.options;
+import static io.riverbed.flink.sink.WriterFixtures.read;
+import static io.riverbed.flink.sink.WriterFixtures.rows;
+import static io.riverbed.flink.sink.WriterFixtures.table;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import io.riverbed.flink.WriterFixtures.Change;
 import io.riverbed.flink.commit.WriteCoordinator;
 import io.riverbed.flink.job.KillAndRestoreTest;
+import io.riverbed.flink.sink.WriterFixtures.Change;
 import io.riverbed.format.query.QuerySpec;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.testing.Await;

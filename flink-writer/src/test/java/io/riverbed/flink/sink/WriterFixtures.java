@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.riverbed.flink;
+package io.riverbed.flink.sink;
 
 import io.riverbed.format.record.KeyGenerator;
 import io.riverbed.format.table.Table;
