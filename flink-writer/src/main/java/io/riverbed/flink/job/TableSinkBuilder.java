@@ -1,6 +1,6 @@
 package io.riverbed.flink.job;
 
-import io.riverbed.flink.RiverbedSink;
+import io.riverbed.flink.sink.RiverbedSink;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.streaming.api.datastream.DataStream;

@@ -1,8 +1,8 @@
 package io.riverbed.flink.job;
 
-import io.riverbed.flink.FlinkTables;
-import io.riverbed.flink.FlinkWriteOptions;
-import io.riverbed.flink.RecordKeys;
+import io.riverbed.flink.index.RecordKeys;
+import io.riverbed.flink.sink.FlinkTables;
+import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.flink.source.AvroRowTypes;
 import io.riverbed.flink.source.BadRecordException;
 import io.riverbed.flink.source.JsonLineFiles;
@@ -173,7 +173,7 @@ public final class WriteJob {
         lines -> JsonSchemaInference.infer(lines, config.input().inferSample(), config.input().onBadRecord()));
     LOG.info("Inferred the schema from the first {} record(s) of {} (save it and pass --schema to fix it): {}",
         config.input().inferSample(), config.source().inputPath(),
-        io.riverbed.flink.RowTypeAvroConverter.toAvroSchema(inferred, config.table().name()));
+        io.riverbed.flink.write.RowTypeAvroConverter.toAvroSchema(inferred, config.table().name()));
     return inferred;
   }
 

@@ -1,6 +1,6 @@
 package io.riverbed.flink.sql;
 
-import io.riverbed.flink.FlinkWriteOptions;
+import io.riverbed.flink.sink.FlinkWriteOptions;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 

@@ -1,7 +1,7 @@
 package io.riverbed.flink.sql;
 
-import io.riverbed.flink.FlinkWriteOptions;
 import io.riverbed.flink.job.TableSinkBuilder;
+import io.riverbed.flink.sink.FlinkWriteOptions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;

@@ -1,7 +1,7 @@
 package io.riverbed.flink.docs;
 
-import io.riverbed.flink.FlinkWriteOptions;
 import io.riverbed.flink.job.WriteJobArguments;
+import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.flink.sql.HudiConnectorOptions;
 import io.riverbed.flink.sql.SqlScript;
 import io.riverbed.format.docs.OptionsPage;

@@ -2,8 +2,8 @@ package io.riverbed.flink.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.riverbed.flink.FaultyFileSystem;
-import io.riverbed.flink.FlinkWriteOptions;
+import io.riverbed.flink.sink.FaultyFileSystem;
+import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableType;
@@ -31,7 +31,7 @@ class CommittedKafkaOffsetsTest {
     FlinkWriteOptions options = options(path);
     assertThat(WriteJob.committedKafkaOffsets(options, "orders")).isEmpty();
 
-    Table.create(io.riverbed.flink.FlinkTables.fileSystem(options), new org.apache.hadoop.fs.Path(path),
+    Table.create(io.riverbed.flink.sink.FlinkTables.fileSystem(options), new org.apache.hadoop.fs.Path(path),
         TableConfig.builder("t").type(TableType.MERGE_ON_READ).recordKeyFields(java.util.List.of("id")).build());
     assertThat(WriteJob.committedKafkaOffsets(options, "orders")).as("a table without commits").isEmpty();
   }

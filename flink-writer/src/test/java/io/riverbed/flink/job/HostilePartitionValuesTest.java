@@ -3,7 +3,7 @@ package io.riverbed.flink.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.riverbed.flink.RiverbedSink;
+import io.riverbed.flink.sink.RiverbedSink;
 import io.riverbed.flink.source.JsonLineToRow;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package io.riverbed.flink.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import io.riverbed.flink.FaultInjection;
+import io.riverbed.flink.sink.FaultInjection;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -166,7 +166,7 @@ class SecretsDoNotLeakTest {
 
     assertNoMarker("WriteJobConfig.toString", config.toString());
     assertThat(config.toString()).as("a Flink option's secret").doesNotContain("q7XmarkerH").contains("s3.secret-key=******");
-    assertNoMarker("FlinkWriteOptions.toString", io.riverbed.flink.FlinkWriteOptions.fromMap(options).toString());
+    assertNoMarker("FlinkWriteOptions.toString", io.riverbed.flink.sink.FlinkWriteOptions.fromMap(options).toString());
   }
 
   /** Every message and {@code toString} of the chain, causes and suppressed ones, as the stack trace prints them. */

@@ -3,7 +3,7 @@ package io.riverbed.flink.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.riverbed.flink.RowTypeAvroConverter;
+import io.riverbed.flink.write.RowTypeAvroConverter;
 import org.apache.avro.Schema;
 import org.apache.flink.table.types.logical.RowType;
 import org.junit.jupiter.api.Test;

@@ -2,8 +2,8 @@ package io.riverbed.flink.storage;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.riverbed.flink.ChunkedSource;
-import io.riverbed.flink.RiverbedSink;
+import io.riverbed.flink.sink.ChunkedSource;
+import io.riverbed.flink.sink.RiverbedSink;
 import io.riverbed.format.query.QuerySpec;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.testing.TableReads;

@@ -1,0 +1,604 @@
+package io.riverbed.flink.commit;
+
+import io.riverbed.flink.compact.FlinkCompaction;
+import io.riverbed.flink.sink.FaultInjection;
+import io.riverbed.flink.sink.FlinkTables;
+import io.riverbed.flink.sink.FlinkWriteOptions;
+import io.riverbed.format.TableException;
+import io.riverbed.format.service.AsyncTableServices;
+import io.riverbed.format.service.TableService;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.timeline.WriteOperationType;
+import io.riverbed.format.write.CompactionOptions;
+import io.riverbed.format.write.Rollback;
+import io.riverbed.format.write.WriterLease;
+import io.riverbed.format.write.commit.Committable;
+import io.riverbed.format.write.commit.CompactionTrigger;
+import io.riverbed.format.write.commit.OpenInstants;
+import io.riverbed.format.write.commit.TableCommitter;
+import io.riverbed.hive.HiveSyncAction;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
+import org.apache.flink.runtime.operators.coordination.CoordinationRequestHandler;
+import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
+import org.apache.flink.runtime.operators.coordination.OperatorCoordinator;
+import org.apache.flink.runtime.operators.coordination.OperatorEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The write coordinator: adapts the core's {@link TableCommitter} to Flink's checkpoints — the one
+ * place that opens, commits and rolls back instants. Metadata only — timeline files and commit
+ * metadata (and rollbacks of crashed instants); every data file is written by the writer tasks
+ * ({@link io.riverbed.flink.write.StreamWriteOperator}).
+ *
+ * <h2>Protocol</h2>
+ *
+ * An <em>epoch</em> of a writer subtask is the time between two of its checkpoints; it is named by
+ * the id of the checkpoint that started it (0 before the first).
+ *
+ * <ol>
+ *   <li><b>Start.</b> Every writer attempt sends {@link WriteMessages.WriterStarted} with the results
+ *       its restored state holds. The coordinator serves nothing until all subtasks have done so;
+ *       then it <em>recovers</em> (below).
+ *   <li><b>Open, lazily.</b> A writer asks for an instant ({@link WriteMessages.InstantRequest},
+ *       request/response) only when it is about to write its first file of an epoch, so an idle
+ *       epoch opens nothing. The coordinator answers with its newest open instant if that was opened
+ *       for the same or a later epoch and is newer than the instant the writer wrote in its previous
+ *       epoch (the request names it), else it opens a new one ({@code T.<action>.requested} +
+ *       {@code .inflight}, UTC time); see {@link OpenInstants#assign}. So each writer's instants
+ *       follow its epochs in time order, a writer writes an instant in one epoch only, and one
+ *       instant never mixes data from before and after a checkpoint it commits on.
+ *   <li><b>Report.</b> In {@code snapshotState(c)} a writer flushes all its buffers, then sends
+ *       {@link WriteMessages.Written} (its {@link WriteResult}: subtask, c, instant, stats) and keeps
+ *       the same result in its own operator state until it hears that a checkpoint ≥ c completed.
+ *       (The coordinator's own snapshot of c is taken before the writers' snapshots of c, so the
+ *       writers' state is where the results of c are durable.)
+ *   <li><b>Snapshot.</b> {@code checkpointCoordinator(c)} stores the writer lineage id, the open
+ *       instants (time, epoch) and every result not committed yet.
+ *   <li><b>Commit.</b> {@code notifyCheckpointComplete(c)} commits, oldest first, every open instant
+ *       of an epoch before c with all results of checkpoints ≤ c (every writer of such an epoch
+ *       snapshotted a checkpoint ≤ c after it, and its report travelled before its acknowledgement).
+ *       The commit's {@code extraMetadata} holds the Flink job id, the checkpoint id and the writer
+ *       lineage id, and the Kafka offsets consumed up to the checkpoint ({@link io.riverbed.format.timeline.KafkaOffsets}, those
+ *       of earlier commits carried on for partitions without news). The core's committer makes the
+ *       commit: idempotent (an instant already completed on the timeline is skipped), and checked
+ *       for file-group conflicts with other writers. A commit that fails, or conflicts, fails the
+ *       job ({@code context.failJob}); it is never dropped.
+ *   <li><b>Recover</b> (at start, after {@code resetToCheckpoint(c)}, or after {@code subtaskReset(c)}):
+ *       results of checkpoints ≤ c, from the coordinator's state and from the writers' restored
+ *       state, are committed instant by instant (skipping completed ones; files a writer wrote for
+ *       such an instant after c are not in those results, and the commit deletes them); then every other pending
+ *       write instant (data written after c, or a crashed job's leftovers) is rolled back with
+ *       {@link Rollback#rollbackFailedWrites}. Only then are instant requests answered.
+ * </ol>
+ *
+ * <p>From recovery until every writer's input ended and its last commit is done, the coordinator
+ * holds the table's {@link WriterLease} (unless {@code write.lease.enabled=false}), renews it, and
+ * checks it before each commit: a second job on the table fails at start, naming this one.
+ *
+ * <p>All protocol work runs on one coordinator thread, in arrival order. After each commit, the
+ * committer's post-commit {@link AsyncTableServices} clean the table (unless
+ * {@code clean.async.enabled=false}) and then archive old instants (unless
+ * {@code hoodie.archive.automatic=false}) on a thread of their own, one round at a time, so they
+ * never hold up a commit or a checkpoint; {@link #close} stops them.
+ *
+ * <p>Public for the stream writer's operator factory, which creates it, and for the keys it records
+ * in every commit.
+ */
+public final class WriteCoordinator implements OperatorCoordinator, CoordinationRequestHandler {
+  private static final Logger LOG = LoggerFactory.getLogger(WriteCoordinator.class);
+
+  /** extraMetadata keys of every commit: the Flink job id, and the committer's identifier and writer id keys. */
+  public static final String JOB_ID_KEY = "riverbed.flink.job.id";
+  public static final String CHECKPOINT_ID_KEY = TableCommitter.IDENTIFIER_KEY;
+  public static final String WRITER_ID_KEY = TableCommitter.WRITER_ID_KEY;
+
+  /** 2: results in {@link WriteResult}'s second byte form; state of version 1 is still read. */
+  private static final int STATE_VERSION = 2;
+
+  private final Context context;
+  private final FlinkWriteOptions options;
+  private final String schemaJson;
+  private final WriteOperationType operationType;
+  private final int parallelism;
+
+  private ExecutorService executor;
+  private Table table;
+  private Schema schema;
+
+  // Protocol state, touched only on the coordinator thread (or before start()).
+  private String writerId = UUID.randomUUID().toString();
+  private String flinkJobId = "";
+  private final OpenInstants openInstants = new OpenInstants();
+  private final Map<String, WriteResult> results = new LinkedHashMap<>();
+  private boolean recovering = true;
+  private long restoredCheckpoint = NO_CHECKPOINT;
+  private final Set<Integer> started = new HashSet<>();
+  private final Map<Integer, Integer> attempts = new HashMap<>();
+  private final Map<Integer, SubtaskGateway> gateways = new HashMap<>();
+  private final List<Runnable> deferred = new ArrayList<>();
+  /** The newest checkpoint all of whose covered instants are committed. */
+  private long committedThrough = NO_CHECKPOINT;
+  private final List<CommitWaiter> commitWaiters = new ArrayList<>();
+  /** The table's writer lease, taken at recovery ({@code write.lease.enabled}); null before or without it. */
+  private WriterLease lease;
+  private boolean leaseReleased;
+  private ScheduledExecutorService leaseRenewal;
+  /** Writer subtasks whose input ended and whose last commit is done. */
+  private final Set<Integer> finishedSubtasks = new HashSet<>();
+  /** Commits for this writer lineage; made at each recovery (the lineage may change with a restore). */
+  private TableCommitter committer;
+
+  private record CommitWaiter(int subtask, long checkpointId, CompletableFuture<CoordinationResponse> response) {}
+  private volatile boolean failed;
+  /** Hive Metastore sync after commits ({@code hive_sync.*}), if enabled: a post-commit action of the committer. */
+  private final Optional<HiveSyncAction> hiveSync;
+  /** Schedules compactions ({@code compaction.async.enabled}, MERGE_ON_READ). */
+  private final CompactionTrigger compactionTrigger;
+  /** Cleans after commits on its own thread ({@code clean.async.enabled}): a post-commit action of the committer. */
+  private final Optional<AsyncTableServices> tableServices;
+
+  public WriteCoordinator(Context context, FlinkWriteOptions options, String schemaJson) {
+    this.context = context;
+    this.options = options;
+    this.hiveSync = FlinkHiveSync.fromOptions(options);
+    this.schemaJson = schemaJson;
+    this.operationType = options.operation().commitType();
+    this.parallelism = context.currentParallelism();
+    this.compactionTrigger = CompactionTrigger.of(CompactionOptions.fromMap(options.raw()),
+        options.compactionDeltaCommits(), this::sendCompaction);
+    List<TableService> services = new ArrayList<>();
+    if (options.cleanAsyncEnabled()) {
+      services.add(TableService.cleaning(options.cleanOptions()));
+    }
+    if (options.archiveAutomatic()) {
+      services.add(TableService.archiving(options.archiveOptions()));
+    }
+    this.tableServices = services.isEmpty() ? Optional.empty() : Optional.of(AsyncTableServices.of(services, r -> {
+      Thread t = new Thread(r, "riverbed-table-services-" + options.tableName());
+      t.setDaemon(true);
+      t.setContextClassLoader(context.getUserCodeClassloader());
+      return t;
+    }));
+  }
+
+  @Override
+  public void start() {
+    executor = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "riverbed-write-coordinator-" + options.tableName());
+      t.setDaemon(true);
+      // Under `flink run` the job's classes (Riverbed, Hadoop's client) live in the user-code
+      // class loader, not in the JobMaster thread's context loader this thread would inherit;
+      // Hadoop finds its file systems through the context loader.
+      t.setContextClassLoader(context.getUserCodeClassloader());
+      return t;
+    });
+    run("start", () -> {
+      schema = new Schema.Parser().parse(schemaJson);
+      table = FlinkTables.openOrCreate(options, schema);
+      LOG.info("Write coordinator of {} started (writer id {}, restored checkpoint {}, {} writer subtasks)",
+          table.basePath(), writerId, restoredCheckpoint, parallelism);
+    });
+  }
+
+  @Override
+  public void close() throws Exception {
+    tableServices.ifPresent(AsyncTableServices::close);
+    if (leaseRenewal != null) {
+      leaseRenewal.shutdownNow();
+    }
+    if (executor != null) {
+      executor.shutdown();
+      if (!executor.awaitTermination(60, TimeUnit.SECONDS)) {
+        executor.shutdownNow();
+      }
+    }
+    try {
+      releaseLease();
+    } catch (RuntimeException e) {
+      LOG.warn("Could not release the writer lease of table {}; it expires by itself", options.path(), e);
+    }
+  }
+
+  // ---------------------------------------------------------------- events and requests
+
+  @Override
+  public void handleEventFromOperator(int subtask, int attempt, OperatorEvent event) {
+    run("event " + event.getClass().getSimpleName() + " of subtask " + subtask, () -> {
+      Integer current = attempts.get(subtask);
+      if (current != null && attempt < current) {
+        LOG.debug("Dropping {} of stale attempt {} of subtask {}", event, attempt, subtask);
+        return;
+      }
+      if (event instanceof WriteMessages.WriterStarted s) {
+        if (!s.flinkJobId().isEmpty()) {
+          flinkJobId = s.flinkJobId();
+        }
+        s.restored().forEach(r -> results.putIfAbsent(r.id(), r));
+        started.add(subtask);
+        if (recovering && started.size() >= parallelism) {
+          recover();
+        }
+      } else if (event instanceof WriteMessages.Written w) {
+        results.putIfAbsent(w.result().id(), w.result());
+      } else {
+        throw new IllegalArgumentException("unexpected event " + event);
+      }
+    });
+  }
+
+  @Override
+  public CompletableFuture<CoordinationResponse> handleCoordinationRequest(CoordinationRequest request) {
+    CompletableFuture<CoordinationResponse> response = new CompletableFuture<>();
+    if (request instanceof WriteMessages.CommitAwaitRequest a) {
+      runEvenIfFailed("commit wait of subtask " + a.subtask(), () -> {
+        commitWaiters.add(new CommitWaiter(a.subtask(), a.checkpointId(), response));
+        answerCommitWaiters();
+      });
+      return response;
+    }
+    if (!(request instanceof WriteMessages.InstantRequest r)) {
+      response.completeExceptionally(new IllegalArgumentException("unexpected request " + request));
+      return response;
+    }
+    run("instant request of subtask " + r.subtask(), () -> {
+      Runnable answer = () -> {
+        try {
+          response.complete(WriteMessages.instantResponse(instantFor(r)));
+        } catch (RuntimeException e) {
+          response.completeExceptionally(e);
+          throw e;
+        }
+      };
+      if (recovering) {
+        deferred.add(answer);
+      } else {
+        answer.run();
+      }
+    });
+    return response;
+  }
+
+  private String instantFor(WriteMessages.InstantRequest r) {
+    return openInstants.assign(r.subtask(), r.epoch(), r.previousInstant(), () -> {
+      String instant = committer.begin();
+      LOG.info("Opened instant {} for epoch {} of table {}", instant, r.epoch(), table.basePath());
+      return instant;
+    });
+  }
+
+  // ---------------------------------------------------------------- checkpoints
+
+  @Override
+  public void checkpointCoordinator(long checkpointId, CompletableFuture<byte[]> result) {
+    if (failed) {
+      result.completeExceptionally(new TableException("write coordinator of " + options.path() + " has failed"));
+      return;
+    }
+    run("checkpoint " + checkpointId, () -> result.complete(snapshot()));
+  }
+
+  @Override
+  public void notifyCheckpointComplete(long checkpointId) {
+    run("commit of checkpoint " + checkpointId, () -> {
+      if (recovering) {
+        return;
+      }
+      FaultInjection.check(FaultInjection.COORDINATOR_AFTER_CHECKPOINT_BEFORE_COMMIT);
+      commitUpTo(checkpointId);
+    });
+  }
+
+  @Override
+  public void resetToCheckpoint(long checkpointId, byte[] state) throws Exception {
+    Runnable reset = () -> {
+      failed = false;
+      deferred.clear();
+      restore(state);
+      restoredCheckpoint = checkpointId;
+      recovering = true;
+      started.clear();
+      finishedSubtasks.clear();
+    };
+    if (executor == null) {
+      reset.run();
+    } else {
+      runEvenIfFailed("reset to checkpoint " + checkpointId, reset::run);
+    }
+  }
+
+  @Override
+  public void subtaskReset(int subtask, long checkpointId) {
+    run("reset of subtask " + subtask + " to checkpoint " + checkpointId, () -> {
+      recovering = true;
+      restoredCheckpoint = checkpointId;
+      started.remove(subtask);
+      results.values().removeIf(r -> checkpointId == NO_CHECKPOINT || r.checkpointId() > checkpointId);
+      LOG.info("Writer subtask {} restarts from checkpoint {}; recovering when all writers are back", subtask,
+          checkpointId);
+    });
+  }
+
+  @Override
+  public void executionAttemptFailed(int subtask, int attempt, Throwable reason) {
+    run("failure of subtask " + subtask, () -> gateways.remove(subtask));
+  }
+
+  @Override
+  public void executionAttemptReady(int subtask, int attempt, SubtaskGateway gateway) {
+    run("attempt " + attempt + " of subtask " + subtask + " ready", () -> {
+      attempts.merge(subtask, attempt, Math::max);
+      gateways.put(subtask, gateway);
+    });
+  }
+
+  // ---------------------------------------------------------------- commit and recovery
+
+  /** Commits, oldest first, the instants checkpoint {@code checkpointId} covers. */
+  private void commitUpTo(long checkpointId) {
+    TreeMap<String, List<WriteResult>> covered = new TreeMap<>();
+    openInstants.forEach((instant, epoch) -> {
+      if (epoch < checkpointId) {
+        covered.put(instant, new ArrayList<>());
+      }
+    });
+    for (WriteResult r : results.values()) {
+      if (r.checkpointId() <= checkpointId) {
+        covered.computeIfAbsent(r.instant(), i -> new ArrayList<>()).add(r);
+      }
+    }
+    for (var entry : covered.entrySet()) {
+      String instant = entry.getKey();
+      Set<Integer> reported = new HashSet<>();
+      entry.getValue().forEach(r -> reported.add(r.subtask()));
+      Set<Integer> missing = new HashSet<>(openInstants.writers(instant));
+      missing.removeAll(reported);
+      if (!missing.isEmpty()) {
+        LOG.warn("Instant {} of table {}: writer subtasks {} have not reported yet at checkpoint {}; committing later",
+            instant, table.basePath(), missing, checkpointId);
+        return;
+      }
+      commit(instant, entry.getValue(), checkpointId);
+    }
+    committedThrough = Math.max(committedThrough, checkpointId);
+    scheduleCompactionIfDue();
+    // after the post-commit actions: a writer waiting at end of input finishes the job once answered
+    answerCommitWaiters();
+  }
+
+  /** Answers the writers waiting for commits that are done; all of them if this coordinator failed. */
+  private void answerCommitWaiters() {
+    List<CommitWaiter> done = new ArrayList<>();
+    commitWaiters.removeIf(w -> {
+      if (failed) {
+        w.response().completeExceptionally(new TableException("write coordinator of " + options.path()
+            + " failed before it committed checkpoint " + w.checkpointId()));
+        return true;
+      }
+      if (!recovering && w.checkpointId() <= committedThrough) {
+        done.add(w);
+        return true;
+      }
+      return false;
+    });
+    done.forEach(w -> finishedSubtasks.add(w.subtask()));
+    if (!done.isEmpty() && finishedSubtasks.size() >= parallelism) {
+      // before the last answer: once the writers finish, the job is over and the next may take the lease
+      releaseLease();
+    }
+    done.forEach(w -> w.response().complete(WriteMessages.instantResponse("committed")));
+  }
+
+  /** Takes the table's writer lease for this writer lineage (again, if a restore changed the lineage). */
+  private void acquireLease() {
+    if (!options.leaseEnabled() || (lease != null && lease.writerId().equals(writerId) && !leaseReleased)) {
+      return;
+    }
+    if (lease != null && !leaseReleased) {
+      lease.release();
+    }
+    lease = WriterLease.acquire(table, writerId, "Flink job " + flinkJobId, options.leaseTimeout());
+    leaseReleased = false;
+    if (leaseRenewal == null) {
+      leaseRenewal = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "riverbed-writer-lease-" + options.tableName());
+        t.setDaemon(true);
+        return t;
+      });
+      long every = lease.renewalInterval().toMillis();
+      leaseRenewal.scheduleWithFixedDelay(() -> run("writer lease renewal", () -> {
+        if (lease != null && !leaseReleased) {
+          lease.renew();
+        }
+      }), every, every, TimeUnit.MILLISECONDS);
+    }
+  }
+
+  private void releaseLease() {
+    if (lease != null && !leaseReleased) {
+      lease.release();
+      leaseReleased = true;
+    }
+  }
+
+  /** The committer of this writer lineage, with the lease check, the fault point and the post-commit actions. */
+  private TableCommitter newCommitter() {
+    TableCommitter c = TableCommitter.of(table, writerId).operationType(operationType).schema(schema)
+        .beforeCommit(() -> {
+          if (lease != null) {
+            lease.checkHeld();
+          }
+        })
+        .afterCommitPoint(() -> FaultInjection.check(FaultInjection.COORDINATOR_DURING_COMMIT));
+    hiveSync.ifPresent(c::postCommit);
+    tableServices.ifPresent(c::postCommit);
+    return c;
+  }
+
+  /** Commits {@code instant} with {@code reports} under {@code checkpointId} (a no-op if it is committed already). */
+  private void commit(String instant, List<WriteResult> reports, long checkpointId) {
+    committer.commit(new Committable(checkpointId, instant, reports.stream().map(WriteResult::message).toList(),
+        Map.of(JOB_ID_KEY, flinkJobId)));
+    openInstants.remove(instant);
+    results.values().removeIf(r -> r.instant().equals(instant));
+  }
+
+  /** Commits what the restored checkpoint covers, rolls back every other pending write, then serves requests. */
+  private void recover() {
+    acquireLease();
+    committer = newCommitter();
+    long c = restoredCheckpoint;
+    results.values().removeIf(r -> c == NO_CHECKPOINT || r.checkpointId() > c);
+    TreeMap<String, List<WriteResult>> byInstant = new TreeMap<>();
+    results.values().forEach(r -> byInstant.computeIfAbsent(r.instant(), i -> new ArrayList<>()).add(r));
+    List<Committable> covered = new ArrayList<>();
+    byInstant.forEach((instant, reports) -> covered.add(new Committable(c, instant,
+        reports.stream().map(WriteResult::message).toList(), Map.of(JOB_ID_KEY, flinkJobId))));
+    List<Committable> uncommitted = committer.filterCommitted(covered);
+    uncommitted.forEach(committer::commit);
+    var rolledBack = Rollback.rollbackFailedWrites(table);
+    openInstants.clear();
+    results.clear();
+    recovering = false;
+    committedThrough = Math.max(committedThrough, c);
+    LOG.info("Recovered table {} at checkpoint {}: {} instants committed, {} committed already, {} rolled back",
+        table.basePath(), c, uncommitted.size(), covered.size() - uncommitted.size(), rolledBack.size());
+    sendPendingCompactions();
+    List<Runnable> answers = new ArrayList<>(deferred);
+    deferred.clear();
+    answers.forEach(Runnable::run);
+  }
+
+  // ---------------------------------------------------------------- compaction (MERGE_ON_READ, optional)
+
+  private void scheduleCompactionIfDue() {
+    if (!options.compactionEnabled() || !openInstants.isEmpty()) {
+      return;
+    }
+    compactionTrigger.scheduleIfDue(table).ifPresent(this::sendCompaction);
+  }
+
+  private void sendPendingCompactions() {
+    if (options.compactionEnabled()) {
+      FlinkCompaction.pending(table).forEach(this::sendCompaction);
+    }
+  }
+
+  private void sendCompaction(String instant) {
+    SubtaskGateway gateway = gateways.get(0);
+    if (gateway == null) {
+      LOG.warn("Compaction {} of table {} scheduled but writer subtask 0 is not running; it runs after the next restart",
+          instant, table.basePath());
+      return;
+    }
+    gateway.sendEvent(new WriteMessages.Compact(instant));
+  }
+
+  // ---------------------------------------------------------------- state
+
+  private byte[] snapshot() {
+    var bytes = new ByteArrayOutputStream();
+    try (var out = new DataOutputStream(bytes)) {
+      out.writeInt(STATE_VERSION);
+      out.writeUTF(writerId);
+      out.writeUTF(flinkJobId);
+      out.writeInt(openInstants.size());
+      for (var e : openInstantEpochs().entrySet()) {
+        out.writeUTF(e.getKey());
+        out.writeLong(e.getValue());
+      }
+      out.writeInt(results.size());
+      for (WriteResult r : results.values()) {
+        r.write(out);
+      }
+    } catch (IOException e) {
+      throw new TableException("cannot serialize the write coordinator state of " + options.path(), e);
+    }
+    return bytes.toByteArray();
+  }
+
+  private Map<String, Long> openInstantEpochs() {
+    Map<String, Long> epochs = new LinkedHashMap<>();
+    openInstants.forEach(epochs::put);
+    return epochs;
+  }
+
+  private void restore(byte[] state) {
+    openInstants.clear();
+    results.clear();
+    if (state == null) {
+      return;
+    }
+    try (var in = new DataInputStream(new ByteArrayInputStream(state))) {
+      int version = in.readInt();
+      if (version != STATE_VERSION && version != 1) {
+        throw new TableException("write coordinator state version " + version + " of " + options.path()
+            + " is not supported (expected 1 or " + STATE_VERSION + ")");
+      }
+      writerId = in.readUTF();
+      flinkJobId = in.readUTF();
+      for (int i = in.readInt(); i > 0; i--) {
+        openInstants.open(in.readUTF(), in.readLong());
+      }
+      for (int i = in.readInt(); i > 0; i--) {
+        WriteResult r = WriteResult.read(in);
+        results.put(r.id(), r);
+      }
+    } catch (IOException e) {
+      throw new TableException("cannot read the write coordinator state of " + options.path(), e);
+    }
+  }
+
+  // ---------------------------------------------------------------- threading
+
+  /** Runs {@code action} on the coordinator thread; any failure fails the job. */
+  private void run(String what, ThrowingRunnable action) {
+    execute(what, action, false);
+  }
+
+  private void runEvenIfFailed(String what, ThrowingRunnable action) {
+    execute(what, action, true);
+  }
+
+  private void execute(String what, ThrowingRunnable action, boolean evenIfFailed) {
+    executor.execute(() -> {
+      if (failed && !evenIfFailed) {
+        return;
+      }
+      try {
+        action.run();
+      } catch (Throwable t) {
+        failed = true;
+        answerCommitWaiters();
+        LOG.error("Write coordinator of {} failed in {}; failing the job", options.path(), what, t);
+        context.failJob(new TableException("write coordinator of table " + options.path() + " failed in " + what, t));
+      }
+    });
+  }
+
+  @FunctionalInterface
+  private interface ThrowingRunnable {
+    void run() throws Exception;
+  }
+}

@@ -1,0 +1,173 @@
+package io.riverbed.flink.index;
+
+import io.riverbed.flink.sink.FlinkTables;
+import io.riverbed.flink.sink.FlinkWriteOptions;
+import io.riverbed.format.record.OrderingValueCodec;
+import io.riverbed.format.record.OrderingValues;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.write.FileGroupPacker;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.StateTtlConfig;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.Collector;
+
+/**
+ * Where does this key live? Keyed by record key (or by partition + key when the index is not
+ * global), with the Flink-state index: an {@link IndexEntry} (partition, file id, ordering value of
+ * the key's last write) per live key, and a tombstone (the delete's ordering value, kept for
+ * {@code index.tombstone.retention} by state TTL) per deleted key.
+ *
+ * <ul>
+ *   <li>with event-time ordering ({@link FlinkWriteOptions#ordersAcrossCommits}), a change whose
+ *       ordering value is smaller than that of the key's last write or delete is dropped: it goes
+ *       on as a {@link WriteEnvelope#STALE} row that the writer only counts (metric
+ *       {@code riverbedStaleRecordsDropped});
+ *   <li>upsert of a known key in the same partition: routed to its file group;
+ *   <li>upsert of a known key whose partition changed (global index): a delete routed to the old
+ *       file group, then an insert into a file group of the new partition;
+ *   <li>upsert of a new (or deleted) key: packed into a small file group of its partition
+ *       ({@link FileGroupPacker});
+ *   <li>delete of a known key: routed to its file group (in the partition the key lives in), and
+ *       the key becomes a tombstone; delete of an unknown key: not written (there is nothing to
+ *       delete), but its tombstone is kept;
+ *   <li>{@code write.operation=insert}: no lookup and no state, every row is packed as a new key.
+ * </ul>
+ *
+ * A job that starts without restored state on a table with data gets its index (ordering values
+ * and the deletes still in logs included) from the {@link IndexBootstrapOperator} through
+ * {@link BucketAssignOperator}, which runs this function. Index state of earlier versions
+ * ({@code riverbed-index-location}, without ordering values) is moved to the new layout when a key
+ * is next seen.
+ */
+final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, RowData> {
+  private static final long serialVersionUID = 1L;
+
+  static final String STALE_METRIC = "riverbedStaleRecordsDropped";
+
+  private final FlinkWriteOptions options;
+  private final int dataArity;
+  private transient ValueState<byte[]> entries;
+  private transient ValueState<byte[]> tombstones;
+  private transient ValueState<Tuple2<String, String>> legacyLocations;
+  private transient FileGroupPacker packer;
+  private transient Counter staleDropped;
+
+  BucketAssignFunction(FlinkWriteOptions options, RowType dataType) {
+    this.options = options;
+    this.dataArity = dataType.getFieldCount();
+  }
+
+  @Override
+  public void open(OpenContext openContext) {
+    entries = getRuntimeContext().getState(
+        new ValueStateDescriptor<>("riverbed-index-entry", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+    var tombstoneDescriptor =
+        new ValueStateDescriptor<>("riverbed-index-tombstone", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
+    tombstoneDescriptor.enableTimeToLive(StateTtlConfig.newBuilder(options.tombstoneRetention())
+        .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
+        .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
+        .build());
+    tombstones = getRuntimeContext().getState(tombstoneDescriptor);
+    legacyLocations = getRuntimeContext().getState(
+        new ValueStateDescriptor<>("riverbed-index-location", Types.TUPLE(Types.STRING, Types.STRING)));
+    var task = getRuntimeContext().getTaskInfo();
+    packer = FileGroupPacker.of(this::tableIfExists, options.writeOptions(), task.getIndexOfThisSubtask(),
+        task.getNumberOfParallelSubtasks());
+    staleDropped = getRuntimeContext().getMetricGroup().counter(STALE_METRIC);
+  }
+
+  /** Index bootstrap: the current key lives in file group {@code fileId} of {@code partition}. */
+  void index(String partition, String fileId, byte[] ordering) throws java.io.IOException {
+    entries.update(new IndexEntry(partition, fileId, ordering).toBytes());
+  }
+
+  /** Index bootstrap: the current key is deleted in the table's logs, by a delete ordered {@code ordering}. */
+  void tombstone(byte[] ordering) throws java.io.IOException {
+    if (ordering != null) {
+      tombstones.update(ordering);
+    }
+  }
+
+  String tablePath() {
+    return options.path();
+  }
+
+  private Table tableIfExists() {
+    var fs = FlinkTables.fileSystem(options);
+    var path = new org.apache.hadoop.fs.Path(options.path());
+    return Table.exists(fs, path) ? Table.open(fs, path) : null;
+  }
+
+  @Override
+  public void processElement(RowData row, Context ctx, Collector<RowData> out) throws Exception {
+    String partition = WriteEnvelope.partition(row);
+    byte op = WriteEnvelope.op(row);
+    if (options.operation() == FlinkWriteOptions.Operation.INSERT) {
+      out.collect(WriteEnvelope.route(row, op, partition, packer.assign(partition), dataArity));
+      return;
+    }
+    IndexEntry known = lookup();
+    byte[] ordering = WriteEnvelope.ordering(row);
+    if (ordering != null && isStale(known, ordering)) {
+      staleDropped.inc();
+      out.collect(WriteEnvelope.stale(row, known == null ? null : known.fileId()));
+      return;
+    }
+    if (op == WriteEnvelope.DELETE) {
+      if (known != null) {
+        out.collect(WriteEnvelope.route(row, WriteEnvelope.DELETE, known.partition(), known.fileId(), dataArity));
+        entries.clear();
+      }
+      if (ordering != null) {
+        tombstones.update(ordering);
+      }
+      return;
+    }
+    if (known != null && known.partition().equals(partition)) {
+      out.collect(WriteEnvelope.route(row, WriteEnvelope.UPSERT, partition, known.fileId(), dataArity));
+      if (ordering != null) {
+        entries.update(new IndexEntry(partition, known.fileId(), ordering).toBytes());
+      }
+      return;
+    }
+    if (known != null) {
+      out.collect(WriteEnvelope.route(row, WriteEnvelope.DELETE, known.partition(), known.fileId(), dataArity));
+    } else if (ordering != null) {
+      tombstones.clear();
+    }
+    String fileId = packer.assign(partition);
+    entries.update(new IndexEntry(partition, fileId, ordering).toBytes());
+    out.collect(WriteEnvelope.route(row, WriteEnvelope.UPSERT, partition, fileId, dataArity));
+  }
+
+  /** The current key's live entry; an entry of the earlier layout is moved to the current one. */
+  private IndexEntry lookup() throws java.io.IOException {
+    byte[] bytes = entries.value();
+    if (bytes != null) {
+      return IndexEntry.fromBytes(bytes);
+    }
+    Tuple2<String, String> legacy = legacyLocations.value();
+    if (legacy == null) {
+      return null;
+    }
+    IndexEntry moved = new IndexEntry(legacy.f0, legacy.f1, null);
+    entries.update(moved.toBytes());
+    legacyLocations.clear();
+    return moved;
+  }
+
+  /** True iff a change ordered {@code ordering} is older than the key's last write or kept delete. */
+  private boolean isStale(IndexEntry known, byte[] ordering) throws java.io.IOException {
+    byte[] stored = known != null ? known.ordering() : tombstones.value();
+    return stored != null
+        && OrderingValues.laterLoses(OrderingValueCodec.decode(stored), OrderingValueCodec.decode(ordering));
+  }
+}

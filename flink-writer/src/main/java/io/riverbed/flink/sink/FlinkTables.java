@@ -1,0 +1,78 @@
+package io.riverbed.flink.sink;
+
+import io.riverbed.format.record.KeyGenerator;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableExistsException;
+import io.riverbed.format.table.TimelineTimezone;
+import io.riverbed.format.TableException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import org.apache.avro.Schema;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+
+/** Opening (and creating on first use) the table the writer writes, from its options. */
+public final class FlinkTables {
+  private static final String HADOOP_PREFIX = "hadoop.";
+
+  private FlinkTables() {}
+
+  /** The file system of the table path; {@code hadoop.*} options go to the Hadoop configuration. */
+  public static FileSystem fileSystem(FlinkWriteOptions options) {
+    Configuration conf = new Configuration();
+    options.raw().forEach((k, v) -> {
+      if (k.startsWith(HADOOP_PREFIX)) {
+        conf.set(k.substring(HADOOP_PREFIX.length()), v);
+      }
+    });
+    try {
+      return new Path(options.path()).getFileSystem(conf);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot get the file system of " + options.path(), e);
+    }
+  }
+
+  /** Opens the table the options name. */
+  public static Table open(FlinkWriteOptions options) {
+    return Table.open(fileSystem(options), new Path(options.path()));
+  }
+
+  /**
+   * Opens the table, creating it (UTC timeline, the writer's keys, precombine field, payload class
+   * and schema) if the path holds none.
+   *
+   * @throws TableException if an existing table's type differs from {@code table.type}
+   */
+  public static Table openOrCreate(FlinkWriteOptions options, Schema schema) {
+    FileSystem fs = fileSystem(options);
+    Path path = new Path(options.path());
+    if (!Table.exists(fs, path)) {
+      KeyGenerator keyGenerator = KeyGenerator.of(options.keyGeneratorOptions());
+      var builder = io.riverbed.format.table.TableConfig.builder(options.tableName())
+          .type(options.tableType())
+          .recordKeyFields(options.recordKeyFields())
+          .partitionFields(options.partitionFields())
+          .keyGeneratorClass(keyGenerator.className())
+          .hiveStylePartitioning(options.keyGeneratorOptions().hiveStylePartitioning())
+          .urlEncodePartitioning(options.keyGeneratorOptions().urlEncodePartitionPath())
+          .payloadClass(options.payloadClass())
+          .timelineTimezone(TimelineTimezone.UTC)
+          .createSchema(schema.toString());
+      if (options.precombineField() != null) {
+        builder.precombineField(options.precombineField());
+      }
+      try {
+        return Table.create(fs, path, builder.build());
+      } catch (TableExistsException e) {
+        // created concurrently (client and coordinator): open it
+      }
+    }
+    Table table = Table.open(fs, path);
+    if (table.type() != options.tableType()) {
+      throw new TableException("table " + path + " is " + table.type() + " but the writer is configured with "
+          + FlinkWriteOptions.TABLE_TYPE + "=" + options.tableType());
+    }
+    return table;
+  }
+}

@@ -1,0 +1,440 @@
+package io.riverbed.flink.sink;
+
+import io.riverbed.flink.commit.FlinkHiveSync;
+import io.riverbed.format.archive.ArchiveOptions;
+import io.riverbed.format.clean.CleanOptions;
+import io.riverbed.format.record.KeyGeneratorOptions;
+import io.riverbed.format.table.TableType;
+import io.riverbed.format.write.WriteOptions;
+import io.riverbed.format.InvalidTableException;
+import io.riverbed.format.record.PayloadMergeRule;
+import io.riverbed.format.options.SecretOptions;
+import java.io.Serializable;
+import java.time.Duration;
+import org.apache.flink.util.TimeUtils;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * Options of the Flink streaming writer, read from a {@code Map<String,String>} with the names
+ * Hudi's Flink writer uses (format doc §8.4, §8.5); every option has a default and a description
+ * ({@link #DESCRIPTIONS}). Options the core write primitives read ({@code hoodie.parquet.*},
+ * {@code hoodie.datasource.write.payload.class}, ...) are passed through to {@link WriteOptions}
+ * and the key generator untouched ({@link #raw()}).
+ *
+ * <p>Deviation from Hudi: {@code table.type} defaults to {@code MERGE_ON_READ} (Hudi's Flink
+ * connector defaults to {@code COPY_ON_WRITE}); {@code index.bootstrap.enabled} defaults to
+ * {@code true} (Hudi: {@code false}), so an upsert to a table with data is an upsert in a new job too.
+ */
+public record FlinkWriteOptions(
+    String path,
+    String tableName,
+    TableType tableType,
+    List<String> recordKeyFields,
+    List<String> partitionFields,
+    String precombineField,
+    Operation operation,
+    IndexType indexType,
+    boolean globalIndex,
+    int numBuckets,
+    List<String> bucketHashFields,
+    String payloadClass,
+    int writeTasks,
+    int bucketAssignTasks,
+    long batchSizeBytes,
+    boolean compactionEnabled,
+    int compactionDeltaCommits,
+    boolean indexBootstrapEnabled,
+    Map<String, String> raw) implements Serializable {
+
+  private static final long serialVersionUID = 1L;
+
+  /** Write operations of the streaming writer. */
+  public enum Operation {
+    /** Index lookup; updates go to the file group holding the key (default). */
+    UPSERT,
+    /** No index lookup: every record is a new insert; duplicates of stored keys are possible. */
+    INSERT,
+    /** Every incoming row deletes its key. */
+    DELETE;
+
+    static Operation parse(String v) {
+      return switch (v.trim().toLowerCase(Locale.ROOT)) {
+        case "upsert" -> UPSERT;
+        case "insert" -> INSERT;
+        case "delete" -> DELETE;
+        default -> throw new IllegalArgumentException("option " + OPERATION + " must be upsert, insert or delete, got '"
+            + v + "'");
+      };
+    }
+
+    /** Hudi's {@code WriteOperationType} name recorded in commits. */
+    public io.riverbed.format.timeline.WriteOperationType commitType() {
+      return io.riverbed.format.timeline.WriteOperationType.valueOf(name());
+    }
+  }
+
+  /** Where a key's file group is looked up. */
+  public enum IndexType {
+    /** Key → file group mapping in Flink keyed state (Hudi Flink's default). */
+    FLINK_STATE,
+    /** File group = hash(key) mod number of buckets, per partition; no state. */
+    BUCKET
+  }
+
+  public static final String PATH = "path";
+  public static final String TABLE_NAME = "hoodie.table.name";
+  public static final String TABLE_TYPE = "table.type";
+  public static final String TABLE_TYPE_FALLBACK = "hoodie.table.type";
+  public static final String RECORD_KEY_FIELD = KeyGeneratorOptions.RECORD_KEY_FIELD;
+  public static final String PARTITION_PATH_FIELD = KeyGeneratorOptions.PARTITION_PATH_FIELD;
+  public static final String HIVE_STYLE_PARTITIONING = KeyGeneratorOptions.HIVE_STYLE_PARTITIONING;
+  public static final String URL_ENCODE_PARTITION_PATH = KeyGeneratorOptions.URL_ENCODE_PARTITION_PATH;
+  public static final String PRECOMBINE_FIELD = "precombine.field";
+  public static final String PRECOMBINE_FIELD_FALLBACK_1 = "write.precombine.field";
+  public static final String PRECOMBINE_FIELD_FALLBACK_2 = "hoodie.datasource.write.precombine.field";
+  /** Value of {@link #PRECOMBINE_FIELD} that disables ordering (natural order, later write wins). */
+  public static final String NO_PRECOMBINE = "no_precombine";
+  public static final String PAYLOAD_CLASS = "payload.class";
+  public static final String PAYLOAD_CLASS_FALLBACK_1 = "write.payload.class";
+  public static final String PAYLOAD_CLASS_FALLBACK_2 = "hoodie.datasource.write.payload.class";
+  public static final String OPERATION = "write.operation";
+  public static final String INDEX_TYPE = "index.type";
+  public static final String INDEX_TYPE_FALLBACK = "hoodie.index.type";
+  public static final String INDEX_GLOBAL = "index.global.enabled";
+  public static final String BUCKET_NUM = "hoodie.bucket.index.num.buckets";
+  public static final String BUCKET_HASH_FIELD = "hoodie.bucket.index.hash.field";
+  public static final String WRITE_TASKS = "write.tasks";
+  public static final String BUCKET_ASSIGN_TASKS = "write.bucket_assign.tasks";
+  public static final String BATCH_SIZE = "write.batch.size";
+  public static final String COMPACTION_ASYNC = "compaction.async.enabled";
+  public static final String COMPACTION_DELTA_COMMITS = "compaction.delta_commits";
+  /** Hudi's Flink name; what a clean keeps is read by {@link CleanOptions#fromFlinkMap} ({@code clean.*}). */
+  public static final String CLEAN_ASYNC = "clean.async.enabled";
+  /** Hudi's writer key; what archival keeps is read by {@link ArchiveOptions#fromFlinkMap} ({@code archive.*}). */
+  public static final String ARCHIVE_AUTOMATIC = "hoodie.archive.automatic";
+  public static final String INDEX_BOOTSTRAP = "index.bootstrap.enabled";
+  public static final String TOMBSTONE_RETENTION = "index.tombstone.retention";
+  public static final String LEASE_ENABLED = "write.lease.enabled";
+  public static final String LEASE_TIMEOUT = "write.lease.timeout";
+  public static final String RATE_LIMIT = "write.rate.limit";
+
+  static final Duration DEFAULT_TOMBSTONE_RETENTION = Duration.ofDays(7);
+  static final Duration DEFAULT_LEASE_TIMEOUT = Duration.ofSeconds(60);
+
+  public static final String EVENT_TIME_PAYLOAD = "org.apache.hudi.common.model.EventTimeAvroPayload";
+
+  /** key → {default, description}, for docs. */
+  public static final Map<String, String[]> DESCRIPTIONS = descriptions();
+
+  public FlinkWriteOptions {
+    Objects.requireNonNull(path, "path");
+    recordKeyFields = List.copyOf(recordKeyFields);
+    partitionFields = List.copyOf(partitionFields);
+    bucketHashFields = List.copyOf(bucketHashFields);
+    raw = Map.copyOf(raw);
+    if (numBuckets <= 0 || batchSizeBytes <= 0 || compactionDeltaCommits <= 0) {
+      throw new IllegalArgumentException("need " + BUCKET_NUM + " > 0, " + BATCH_SIZE + " > 0 and "
+          + COMPACTION_DELTA_COMMITS + " > 0, got " + numBuckets + ", " + batchSizeBytes + ", " + compactionDeltaCommits);
+    }
+    if (!recordKeyFields.containsAll(bucketHashFields)) {
+      throw new IllegalArgumentException(BUCKET_HASH_FIELD + " " + bucketHashFields + " must be a subset of the record key "
+          + "fields " + recordKeyFields);
+    }
+  }
+
+  /**
+   * Reads the options.
+   *
+   * @throws IllegalArgumentException naming the option when a value is malformed or {@code path}
+   *     is missing
+   */
+  public static FlinkWriteOptions fromMap(Map<String, String> conf) {
+    String path = conf.get(PATH);
+    if (path == null || path.isBlank()) {
+      throw new IllegalArgumentException("option '" + PATH + "' (the table base path) is required");
+    }
+    String name = first(conf, "", TABLE_NAME);
+    if (name.isEmpty()) {
+      name = new org.apache.hadoop.fs.Path(path).getName();
+    }
+    List<String> keys = KeyGeneratorOptions.splitFields(first(conf, "uuid", RECORD_KEY_FIELD));
+    List<String> partitions = KeyGeneratorOptions.splitFields(first(conf, "", PARTITION_PATH_FIELD));
+    String precombine = first(conf, "ts", PRECOMBINE_FIELD, PRECOMBINE_FIELD_FALLBACK_1, PRECOMBINE_FIELD_FALLBACK_2);
+    String hash = first(conf, "", BUCKET_HASH_FIELD);
+    return new FlinkWriteOptions(
+        path.trim(),
+        name,
+        TableType.valueOf(first(conf, "MERGE_ON_READ", TABLE_TYPE, TABLE_TYPE_FALLBACK).toUpperCase(Locale.ROOT)),
+        keys,
+        partitions,
+        NO_PRECOMBINE.equals(precombine) || precombine.isEmpty() ? null : precombine,
+        Operation.parse(first(conf, "upsert", OPERATION)),
+        IndexType.valueOf(first(conf, "FLINK_STATE", INDEX_TYPE, INDEX_TYPE_FALLBACK).toUpperCase(Locale.ROOT)),
+        bool(conf, INDEX_GLOBAL, true),
+        integer(conf, BUCKET_NUM, 4),
+        hash.isEmpty() ? keys : KeyGeneratorOptions.splitFields(hash),
+        first(conf, EVENT_TIME_PAYLOAD, PAYLOAD_CLASS, PAYLOAD_CLASS_FALLBACK_1, PAYLOAD_CLASS_FALLBACK_2),
+        integer(conf, WRITE_TASKS, -1),
+        integer(conf, BUCKET_ASSIGN_TASKS, -1),
+        megabytes(conf, BATCH_SIZE, 256),
+        bool(conf, COMPACTION_ASYNC, false),
+        integer(conf, COMPACTION_DELTA_COMMITS, 5),
+        bool(conf, INDEX_BOOTSTRAP, true),
+        conf);
+  }
+
+  /** Options for the core write primitives: payload class and precombine field resolved here win. */
+  public WriteOptions writeOptions() {
+    Map<String, String> m = new TreeMap<>(raw);
+    m.put(WriteOptions.PAYLOAD_CLASS, payloadClass);
+    if (precombineField != null) {
+      m.put(WriteOptions.PRECOMBINE_FIELD, precombineField);
+    } else {
+      m.remove(WriteOptions.PRECOMBINE_FIELD);
+    }
+    return WriteOptions.fromMap(m);
+  }
+
+  /** Key generator options (record key and partition fields, hive style, url encoding). */
+  public KeyGeneratorOptions keyGeneratorOptions() {
+    Map<String, String> m = new TreeMap<>(raw);
+    m.put(RECORD_KEY_FIELD, String.join(",", recordKeyFields));
+    m.put(PARTITION_PATH_FIELD, String.join(",", partitionFields));
+    return KeyGeneratorOptions.fromMap(m);
+  }
+
+  /** True if a key can move between partitions (state index, global). */
+  public boolean keyMovesAcrossPartitions() {
+    return indexType == IndexType.FLINK_STATE && globalIndex;
+  }
+
+  /** {@code write.tasks}, or {@code fallback} (the input's parallelism) when unset. */
+  public int writeTasksOr(int fallback) {
+    return writeTasks > 0 ? writeTasks : fallback;
+  }
+
+  /**
+   * True iff changes are ordered by event time across commits: an ordering field is set and the
+   * payload keeps the stored record against an older change (EventTime / Default payloads). Then a
+   * change older than its key's last committed write or delete is dropped, not written.
+   */
+  public boolean ordersAcrossCommits() {
+    if (precombineField == null) {
+      return false;
+    }
+    try {
+      return PayloadMergeRule.forPayloadClass(payloadClass).ordersAcrossCommits();
+    } catch (InvalidTableException e) {
+      return false;
+    }
+  }
+
+  /** True unless {@value #LEASE_ENABLED} is false: the job holds the table's writer lease while it writes. */
+  public boolean leaseEnabled() {
+    return bool(raw, LEASE_ENABLED, true);
+  }
+
+  /** True unless {@value #CLEAN_ASYNC} is false: the job cleans the table after its commits (Hudi Flink's default). */
+  public boolean cleanAsyncEnabled() {
+    return bool(raw, CLEAN_ASYNC, true);
+  }
+
+  /** What the job's cleans keep: Hudi's Flink {@code clean.*} options with their Flink defaults. */
+  public CleanOptions cleanOptions() {
+    return CleanOptions.fromFlinkMap(raw);
+  }
+
+  /** True unless {@value #ARCHIVE_AUTOMATIC} is false: the job archives old instants after its commits (Hudi's default). */
+  public boolean archiveAutomatic() {
+    return bool(raw, ARCHIVE_AUTOMATIC, true);
+  }
+
+  /** What the job's archival keeps: Hudi's Flink {@code archive.*} options with their Flink defaults. */
+  public ArchiveOptions archiveOptions() {
+    return ArchiveOptions.fromFlinkMap(raw);
+  }
+
+  /** How long the writer lease lasts without renewal ({@value #LEASE_TIMEOUT}). */
+  public Duration leaseTimeout() {
+    return duration(LEASE_TIMEOUT, DEFAULT_LEASE_TIMEOUT);
+  }
+
+  /** Records per second the whole job writes at most ({@value #RATE_LIMIT}); 0: no limit. */
+  public long rateLimit() {
+    long limit;
+    try {
+      limit = Long.parseLong(raw.getOrDefault(RATE_LIMIT, "0").trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("option " + RATE_LIMIT + " must be a number of records per second, got '"
+          + raw.get(RATE_LIMIT) + "'", e);
+    }
+    if (limit < 0) {
+      throw new IllegalArgumentException("option " + RATE_LIMIT + " must be >= 0, got " + limit);
+    }
+    return limit;
+  }
+
+  /** How long a deleted key's tombstone (its delete's ordering value) is kept ({@value #TOMBSTONE_RETENTION}). */
+  public Duration tombstoneRetention() {
+    return duration(TOMBSTONE_RETENTION, DEFAULT_TOMBSTONE_RETENTION);
+  }
+
+  private Duration duration(String key, Duration defaultValue) {
+    String v = raw.get(key);
+    try {
+      Duration d = v == null || v.isBlank() ? defaultValue : TimeUtils.parseDuration(v.trim());
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException("not positive");
+      }
+      return d;
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("option " + key + " must be a positive duration such as '7 d', '12 h' or "
+          + "'60 s', got '" + v + "'", e);
+    }
+  }
+
+  public int bucketAssignTasksOr(int fallback) {
+    return bucketAssignTasks > 0 ? bucketAssignTasks : fallback;
+  }
+
+  /** These options with {@code key} set to {@code value}. */
+  public FlinkWriteOptions with(String key, String value) {
+    Map<String, String> m = new LinkedHashMap<>(raw);
+    m.put(key, value);
+    return fromMap(m);
+  }
+
+  private static String first(Map<String, String> conf, String defaultValue, String... keys) {
+    for (String k : keys) {
+      String v = conf.get(k);
+      if (v != null && !v.isBlank()) {
+        return v.trim();
+      }
+    }
+    return defaultValue;
+  }
+
+  private static boolean bool(Map<String, String> conf, String key, boolean defaultValue) {
+    String v = conf.get(key);
+    if (v == null || v.isBlank()) {
+      return defaultValue;
+    }
+    return switch (v.trim().toLowerCase(Locale.ROOT)) {
+      case "true" -> true;
+      case "false" -> false;
+      default -> throw new IllegalArgumentException("option " + key + " must be true or false, got '" + v + "'");
+    };
+  }
+
+  private static int integer(Map<String, String> conf, String key, int defaultValue) {
+    String v = conf.get(key);
+    try {
+      return v == null || v.isBlank() ? defaultValue : Integer.parseInt(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("option " + key + " must be an integer, got '" + v + "'", e);
+    }
+  }
+
+  /** Hudi's size options are (fractional) megabytes. */
+  private static long megabytes(Map<String, String> conf, String key, double defaultMb) {
+    String v = conf.get(key);
+    double mb;
+    try {
+      mb = v == null || v.isBlank() ? defaultMb : Double.parseDouble(v.trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("option " + key + " must be a number of megabytes, got '" + v + "'", e);
+    }
+    if (mb <= 0) {
+      throw new IllegalArgumentException("option " + key + " must be > 0 MB, got '" + v + "'");
+    }
+    return Math.max(1, (long) (mb * 1024 * 1024));
+  }
+
+  private static Map<String, String[]> descriptions() {
+    var d = new LinkedHashMap<String, String[]>();
+    d.put(PATH, new String[] {"", "Base path of the table (required). Created if missing."});
+    d.put(TABLE_NAME, new String[] {"<last path segment>", "Table name, used for the Avro record name."});
+    d.put(TABLE_TYPE, new String[] {"MERGE_ON_READ", "MERGE_ON_READ (log appends) or COPY_ON_WRITE (base files "
+        + "rewritten per commit). Fallback key " + TABLE_TYPE_FALLBACK + "."});
+    d.put(RECORD_KEY_FIELD, new String[] {"uuid", "Record key field(s), comma separated."});
+    d.put(PARTITION_PATH_FIELD, new String[] {"", "Partition field(s), comma separated; empty = non-partitioned."});
+    d.put(HIVE_STYLE_PARTITIONING, new String[] {"false", "Partition folders named field=value."});
+    d.put(URL_ENCODE_PARTITION_PATH, new String[] {"false",
+        "URL-encode partition values as Hudi does ('/' and ':' become %2F and %3A); '.', '..' and '.hoodie' stay refused."});
+    d.put(PRECOMBINE_FIELD, new String[] {"ts", "Ordering field: the larger value wins, ties go to the later record. "
+        + "'no_precombine' disables. Fallbacks " + PRECOMBINE_FIELD_FALLBACK_1 + ", " + PRECOMBINE_FIELD_FALLBACK_2 + "."});
+    d.put(PAYLOAD_CLASS, new String[] {EVENT_TIME_PAYLOAD, "Payload class (merge rule against stored records)."});
+    d.put(OPERATION, new String[] {"upsert", "upsert (index lookup), insert (no lookup, duplicates possible) or delete."});
+    d.put(INDEX_TYPE, new String[] {"FLINK_STATE", "FLINK_STATE (key -> file group in Flink state) or BUCKET "
+        + "(hash of key mod " + BUCKET_NUM + "). Fallback key " + INDEX_TYPE_FALLBACK + "."});
+    d.put(INDEX_GLOBAL, new String[] {"true", "State index: a key whose partition changes is deleted from the old "
+        + "partition and inserted in the new one. false: (key, partition) identifies a record."});
+    d.put(INDEX_BOOTSTRAP, new String[] {"true", "FLINK_STATE index: when the job starts without restored state "
+        + "(a new job, or no checkpoint/savepoint given) on a table with completed commits, load the keys of the latest "
+        + "committed file slices (base files: key column only; logs merged, deleted keys left out) into the index before "
+        + "the first record is assigned, in the tasks, spread over the input's parallelism; skipped when state is "
+        + "restored. Deliberate difference from Hudi, whose default is false: without it a new job duplicates the "
+        + "upserted keys the table already holds and drops their deletes. false: start with an empty index (faster "
+        + "start; only right for tables without data or insert-only streams). Not used with BUCKET or "
+        + OPERATION + "=insert. Needs aligned checkpoints."});
+    d.put(TOMBSTONE_RETENTION, new String[] {"7 d", "Event-time ordering across commits (an ordering field with "
+        + "the EventTime or Default payload): a change whose ordering value is smaller than that of its key's last "
+        + "committed write or delete is dropped, not written, and counted (metric riverbedStaleRecordsDropped, commit "
+        + "extraMetadata riverbed.write.stale.records). The index keeps each key's last ordering value, and a deleted "
+        + "key's tombstone for this long after the delete (a Flink duration: '7 d', '12 h'); a change older than a "
+        + "delete that arrives later than that is written as a new key. FLINK_STATE: in Flink state (tombstones with "
+        + "state TTL), loaded by the index bootstrap from the latest slices (deletes still in logs). BUCKET: in each "
+        + "writer task's memory, loaded from a file group's latest slice when the task first writes it."});
+    d.put(LEASE_ENABLED, new String[] {"true", "One writer per table: the job holds the table's writer lease "
+        + "(.hoodie/.aux/riverbed/writer.lease, renewed by the write coordinator) from its recovery until its input "
+        + "ended and the last commit is done; a second job on the same table fails at start with a "
+        + "CommitConflictException naming the holder. A job restored from the holder's checkpoint takes the lease over "
+        + "at once. Two jobs that each index keys would otherwise both insert a new key and the table would hold it "
+        + "twice. false: no lease (only for writers of disjoint partitions with the BUCKET index)."});
+    d.put(LEASE_TIMEOUT, new String[] {"60 s", "How long the writer lease lasts without renewal (renewed every third "
+        + "of it). A new job (not restored) on a table whose previous job died waits this long, then takes over."});
+    d.put(RATE_LIMIT, new String[] {"0", "Records per second the job writes at most (Hudi's Flink option of the "
+        + "same name): each of the N tasks that turn rows into records passes at most 1/N of it, so a task that gets "
+        + "no rows leaves its share unused; 0: no limit. Paces a backfill over many commits."});
+    d.put(BUCKET_NUM, new String[] {"4", "Buckets (file groups) per partition with the BUCKET index."});
+    d.put(BUCKET_HASH_FIELD, new String[] {"<record key fields>", "Fields hashed by the BUCKET index."});
+    d.put(WRITE_TASKS, new String[] {"<job parallelism>", "Parallelism of the stream writer."});
+    d.put(BUCKET_ASSIGN_TASKS, new String[] {"<job parallelism>", "Parallelism of the bucket assigner."});
+    d.put(BATCH_SIZE, new String[] {"256", "Memory bound (MB, fractions allowed) of one writer task's buffers; "
+        + "the largest file group buffer is flushed before it would be exceeded."});
+    d.put(COMPACTION_ASYNC, new String[] {"false", "MERGE_ON_READ: schedule compaction after commits (coordinator, "
+        + "metadata only) and run it in a writer task."});
+    d.put(COMPACTION_DELTA_COMMITS, new String[] {"5", "Delta commits since the last compaction that trigger one."});
+    d.put(CLEAN_ASYNC, new String[] {"true", "Clean the table after commits (Hudi's Flink option): once a checkpoint's "
+        + "instant is committed, the write coordinator starts a clean on a thread of its own, so commits and "
+        + "checkpoints never wait for it; commits that come while a clean runs start no clean of their own, one more "
+        + "clean follows it. What is kept: "
+        + CleanOptions.FLINK_POLICY + ", " + CleanOptions.FLINK_RETAIN_COMMITS + ", " + CleanOptions.FLINK_RETAIN_HOURS
+        + ", " + CleanOptions.FLINK_RETAIN_FILE_VERSIONS + " (see Cleaning). A failed clean is logged and never fails "
+        + "the job; the next one finishes its plan. false: the job never cleans (clean with the core's Cleaner)."});
+    d.put(ARCHIVE_AUTOMATIC, new String[] {"true", "Archive old instants after commits, on the cleaning thread and "
+        + "after its clean: the active timeline is kept between " + ArchiveOptions.FLINK_MIN_COMMITS + " and "
+        + ArchiveOptions.FLINK_MAX_COMMITS + " completed commits (see Archival), never past what a clean, a pending "
+        + "compaction or a savepoint still needs, at most " + ArchiveOptions.MAX_INSTANTS_PER_RUN + " instants per "
+        + "run. A failed archival is logged and never fails the job. false: the job never archives."});
+    d.putAll(FlinkHiveSync.DESCRIPTIONS);
+    return Map.copyOf(d);
+  }
+
+  /** The options as given, with secret values redacted ({@link SecretOptions}): what a log line may print. */
+  @Override
+  public String toString() {
+    return "FlinkWriteOptions" + SecretOptions.redact(new TreeMap<>(raw));
+  }
+
+  /** The documented keys, in a stable order. */
+  public static List<String> documentedKeys() {
+    return new ArrayList<>(new TreeMap<>(DESCRIPTIONS).keySet());
+  }
+}

@@ -1,0 +1,183 @@
+package io.riverbed.flink.sink;
+
+import io.riverbed.flink.commit.WriteCoordinator;
+import io.riverbed.flink.index.BucketAssignOperator;
+import io.riverbed.flink.index.IndexBootstrapOperator;
+import io.riverbed.flink.index.ToRecordFunction;
+import io.riverbed.flink.index.WriteEnvelope;
+import io.riverbed.flink.write.RowTypeAvroConverter;
+import io.riverbed.flink.write.StreamWriteOperatorFactory;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.functions.KeySelector;
+import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.DataStreamSink;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * The DataStream entry point of the writer: upserts (or inserts, or deletes) a stream of
+ * {@link RowData} of one row type into a Hudi table, committing on checkpoints.
+ *
+ * <pre>{@code
+ * RiverbedSink.forRowData(rowType, Map.of("path", "/lake/trips",
+ *         "hoodie.datasource.write.recordkey.field", "uuid",
+ *         "hoodie.datasource.write.partitionpath.field", "city"))
+ *     .sinkTo(stream);
+ * }</pre>
+ *
+ * Topology: {@code to-record} (key, partition, operation; at the input's parallelism, forward,
+ * so the order of a key's changes is kept) → {@code index-bootstrap} (chained; loads the index
+ * from the table when the job starts without restored state, {@link IndexBootstrapOperator}) →
+ * keyBy record key → {@code bucket-assigner} (Flink-state index) → keyBy file group → {@code stream-writer} (with
+ * its {@link WriteCoordinator}) → a discarding sink. With {@code hoodie.index.type=BUCKET} the
+ * assigner is skipped and rows are keyed by (partition, bucket). Checkpointing must be enabled:
+ * instants are committed when checkpoints complete. The table is created (on the client, when
+ * the pipeline is built) if the path holds none. Records stay binary {@code RowData} between
+ * operators, serialized by Flink's {@code RowDataSerializer}.
+ */
+public final class RiverbedSink {
+  private final RowType rowType;
+  private final FlinkWriteOptions options;
+  private Optional<DataStream<String>> kafkaOffsets = Optional.empty();
+
+  private RiverbedSink(RowType rowType, FlinkWriteOptions options) {
+    this.rowType = rowType;
+    this.options = options;
+  }
+
+  /**
+   * Records with each commit the Kafka offsets the input's source consumed up to the checkpoint
+   * ({@code KafkaOffsetsTracker}'s side output), so a later job can start after them.
+   */
+  public RiverbedSink withKafkaOffsets(Optional<DataStream<String>> offsets) {
+    this.kafkaOffsets = offsets;
+    return this;
+  }
+
+  public static RiverbedSink forRowData(RowType rowType, Map<String, String> options) {
+    return new RiverbedSink(rowType, FlinkWriteOptions.fromMap(options));
+  }
+
+  public static RiverbedSink forRowData(RowType rowType, FlinkWriteOptions options) {
+    return new RiverbedSink(rowType, options);
+  }
+
+  public FlinkWriteOptions options() {
+    return options;
+  }
+
+  /** The Avro schema of the table's records (no meta fields). */
+  public Schema avroSchema() {
+    return RowTypeAvroConverter.toAvroSchema(rowType, options.tableName());
+  }
+
+  /**
+   * Adds the write to {@code input}'s job.
+   *
+   * @throws IllegalStateException if checkpointing is not enabled
+   */
+  public DataStreamSink<Void> sinkTo(DataStream<RowData> input) {
+    var env = input.getExecutionEnvironment();
+    if (!env.getCheckpointConfig().isCheckpointingEnabled()) {
+      throw new IllegalStateException("the Riverbed writer commits on checkpoints: enable checkpointing "
+          + "(env.enableCheckpointing) to write table " + options.path());
+    }
+    Schema schema = avroSchema();
+    FlinkTables.openOrCreate(options, schema);
+    int defaultParallelism = env.getParallelism();
+    var envelopeType = WriteEnvelope.typeInfo(rowType);
+    String uidPrefix = "riverbed-" + options.tableName();
+
+    SingleOutputStreamOperator<RowData> records = input
+        .flatMap(new ToRecordFunction(rowType, options), envelopeType)
+        .name("riverbed: to-record [" + options.tableName() + "]")
+        .uid(uidPrefix + "-to-record")
+        .setParallelism(input.getParallelism());
+
+    DataStream<RowData> routed;
+    if (options.indexType() == FlinkWriteOptions.IndexType.BUCKET) {
+      routed = records;
+    } else {
+      boolean global = options.keyMovesAcrossPartitions() || options.operation() == FlinkWriteOptions.Operation.INSERT;
+      KeySelector<RowData, String> byKey = global ? new RecordKeySelector() : new PartitionAndKeySelector();
+      int assignTasks = options.bucketAssignTasksOr(defaultParallelism);
+      boolean bootstrap = options.indexBootstrapEnabled();
+      DataStream<RowData> toAssign = records;
+      if (options.operation() != FlinkWriteOptions.Operation.INSERT) {
+        if (bootstrap && env.getCheckpointConfig().isUnalignedCheckpointsEnabled()) {
+          throw new IllegalStateException("index bootstrap of table " + options.path() + " needs aligned checkpoints: "
+              + "disable unaligned checkpoints, or set " + FlinkWriteOptions.INDEX_BOOTSTRAP + "=false");
+        }
+        // the key groups the assigner will have when the job starts without restored state (Flink's default)
+        int keyGroups = env.getMaxParallelism() > 0 ? env.getMaxParallelism()
+            : KeyGroupRangeAssignment.computeDefaultMaxParallelism(assignTasks);
+        toAssign = records
+            .transform("riverbed: index-bootstrap [" + options.tableName() + "]", envelopeType,
+                new IndexBootstrapOperator(options, byKey, keyGroups))
+            .uid(uidPrefix + "-index-bootstrap")
+            .setParallelism(records.getParallelism());
+      } else {
+        bootstrap = false;
+      }
+      SingleOutputStreamOperator<RowData> assigned = toAssign
+          .keyBy(byKey, Types.STRING)
+          .transform("riverbed: bucket-assigner [" + options.tableName() + "]", envelopeType,
+              new BucketAssignOperator(options, bootstrap, rowType))
+          .uid(uidPrefix + "-bucket-assigner")
+          .setParallelism(assignTasks);
+      routed = assigned;
+    }
+    if (kafkaOffsets.isPresent()) {
+      DataStream<RowData> offsetRows = kafkaOffsets.get()
+          .map(WriteEnvelope::kafkaOffsets, envelopeType)
+          .name("riverbed: kafka-offsets [" + options.tableName() + "]")
+          .uid(uidPrefix + "-kafka-offsets")
+          .setParallelism(kafkaOffsets.get().getParallelism());
+      routed = routed.union(offsetRows);
+    }
+    int writeTasks = options.writeTasksOr(defaultParallelism);
+    SingleOutputStreamOperator<Void> written = routed
+        .keyBy(new FileGroupSelector(), Types.STRING)
+        .transform("riverbed: stream-writer [" + options.tableName() + "]", Types.VOID,
+            new StreamWriteOperatorFactory(options, rowType, schema.toString()))
+        .uid(uidPrefix + "-stream-writer")
+        .setParallelism(writeTasks);
+    return written.sinkTo(new DiscardingSink<>())
+        .name("riverbed: end [" + options.tableName() + "]")
+        .uid(uidPrefix + "-end")
+        .setParallelism(writeTasks);
+  }
+
+  private static final class RecordKeySelector implements KeySelector<RowData, String> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String getKey(RowData row) {
+      return WriteEnvelope.key(row);
+    }
+  }
+
+  private static final class PartitionAndKeySelector implements KeySelector<RowData, String> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String getKey(RowData row) {
+      return WriteEnvelope.partition(row) + '\u0000' + WriteEnvelope.key(row);
+    }
+  }
+
+  private static final class FileGroupSelector implements KeySelector<RowData, String> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public String getKey(RowData row) {
+      return WriteEnvelope.partition(row) + '\u0000' + WriteEnvelope.fileGroup(row);
+    }
+  }
+}

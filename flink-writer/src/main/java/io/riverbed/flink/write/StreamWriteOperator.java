@@ -1,0 +1,267 @@
+package io.riverbed.flink.write;
+
+import io.riverbed.flink.commit.WriteCoordinator;
+import io.riverbed.flink.commit.WriteMessages;
+import io.riverbed.flink.commit.WriteResult;
+import io.riverbed.flink.compact.FlinkCompaction;
+import io.riverbed.flink.index.WriteEnvelope;
+import io.riverbed.flink.sink.FaultInjection;
+import io.riverbed.flink.sink.FlinkTables;
+import io.riverbed.flink.sink.FlinkWriteOptions;
+import io.riverbed.format.TableException;
+import io.riverbed.format.query.ReadSettings;
+import io.riverbed.format.record.OrderingValues;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.timeline.KafkaOffsets;
+import io.riverbed.format.write.StoredKeyVersions;
+import io.riverbed.format.write.TableWriter;
+import io.riverbed.format.write.WriteOptions;
+import io.riverbed.format.write.WriteRecord;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.flink.api.common.accumulators.LongMaximum;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
+import org.apache.flink.runtime.operators.coordination.OperatorEvent;
+import org.apache.flink.runtime.operators.coordination.OperatorEventGateway;
+import org.apache.flink.runtime.operators.coordination.OperatorEventHandler;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.binary.BinaryRowData;
+import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.SerializedValue;
+
+/**
+ * The stream writer, a thin operator over the core's {@link TableWriter}: keyed by file group, it
+ * hands the binary envelope rows to the writer, which buffers them per file group in bounded memory
+ * ({@code write.batch.size} per task), converts a group's rows to Avro records when it writes them
+ * (here, {@link #toWriteRecord}) and writes every buffer in {@code snapshotState}
+ * ({@link TableWriter#prepareCommit}). The operator then reports the write stats to the
+ * {@link WriteCoordinator} (protocol there).
+ *
+ * <p>Exposes the gauges {@code riverbedBufferedBytes} and {@code riverbedMaxBufferedBytes} and the
+ * accumulator {@value #MAX_BUFFERED_ACCUMULATOR} (the most bytes any buffer set ever held).
+ */
+final class StreamWriteOperator extends AbstractStreamOperator<Void>
+    implements OneInputStreamOperator<RowData, Void>, OperatorEventHandler, BoundedOneInput {
+  private static final long serialVersionUID = 1L;
+
+  static final String MAX_BUFFERED_ACCUMULATOR = "riverbed-writer-max-buffered-bytes";
+  private static final Duration INSTANT_TIMEOUT = Duration.ofMinutes(10);
+
+  private final FlinkWriteOptions options;
+  private final RowType dataType;
+  private final String schemaJson;
+
+  private transient OperatorEventGateway eventGateway;
+  private transient ListState<byte[]> resultState;
+  private transient List<WriteResult> unconfirmed;
+  private transient long epoch;
+  private transient String instant;
+  /** The instant of this task's last reported epoch: the coordinator must not give it again. */
+  private transient String previousInstant;
+  private transient Table table;
+  private transient TableWriter<BinaryRowData> writer;
+  private transient RowDataToAvro converter;
+  private transient RowDataSerializer envelopeSerializer;
+  private transient LongMaximum maxBufferedAccumulator;
+  private transient String orderingField;
+  /** Changes the assigner dropped as stale since the last reported result (state index). */
+  private transient long staleInEpoch;
+  private transient boolean inputEnded;
+  /** The first checkpoint snapshotted after the input ended (it flushed everything); -1 before. */
+  private transient long finalCheckpoint;
+  /** Kafka offsets received since the last reported result. */
+  private transient KafkaOffsets kafkaOffsets;
+
+  StreamWriteOperator(FlinkWriteOptions options, RowType dataType, String schemaJson) {
+    this.options = options;
+    this.dataType = dataType;
+    this.schemaJson = schemaJson;
+  }
+
+  void setOperatorEventGateway(OperatorEventGateway gateway) {
+    this.eventGateway = gateway;
+  }
+
+  @Override
+  public void initializeState(StateInitializationContext context) throws Exception {
+    super.initializeState(context);
+    resultState = context.getOperatorStateStore().getListState(
+        new ListStateDescriptor<>("riverbed-unconfirmed-write-results", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+    unconfirmed = new ArrayList<>();
+    if (context.isRestored()) {
+      for (byte[] bytes : resultState.get()) {
+        unconfirmed.add(WriteResult.fromBytes(bytes));
+      }
+    }
+    epoch = context.getRestoredCheckpointId().orElse(0L);
+  }
+
+  @Override
+  public void open() throws Exception {
+    super.open();
+    Schema schema = new Schema.Parser().parse(schemaJson);
+    converter = RowDataToAvro.of(dataType, schema);
+    envelopeSerializer = new RowDataSerializer(WriteEnvelope.rowType(dataType));
+    finalCheckpoint = -1;
+    orderingField = options.precombineField();
+    table = FlinkTables.open(options);
+    var task = getRuntimeContext().getTaskInfo();
+    WriteOptions writeOptions = options.writeOptions();
+    boolean bucketIndex = options.indexType() == FlinkWriteOptions.IndexType.BUCKET;
+    TableWriter.Builder<BinaryRowData> builder = TableWriter.<BinaryRowData>builder(table, schema, writeOptions)
+        .task(task.getIndexOfThisSubtask(), task.getNumberOfParallelSubtasks(), task.getAttemptNumber())
+        .routing(bucketIndex ? TableWriter.Routing.BUCKET : TableWriter.Routing.FILE_ID)
+        .bufferLimitBytes(options.batchSizeBytes())
+        .afterFileWritten(() -> FaultInjection.check(FaultInjection.WRITER_DURING_FLUSH));
+    if (bucketIndex && options.ordersAcrossCommits()) {
+      var tombstones = KeyedTombstones.of(getKeyedStateStore(), options.tombstoneRetention(), this::setCurrentKey);
+      builder.keyVersions(StoredKeyVersions.of(table, ReadSettings.fromOptions(options.raw()), tombstones,
+          options.tombstoneRetention()));
+    }
+    writer = builder.build(this::currentInstant, this::toWriteRecord);
+    maxBufferedAccumulator = new LongMaximum();
+    getRuntimeContext().addAccumulator(MAX_BUFFERED_ACCUMULATOR, maxBufferedAccumulator);
+    getMetricGroup().gauge("riverbedBufferedBytes", () -> writer.bufferedBytes());
+    getMetricGroup().gauge("riverbedMaxBufferedBytes", () -> writer.maxBufferedBytes());
+    eventGateway.sendEventToCoordinator(new WriteMessages.WriterStarted(
+        getRuntimeContext().getJobInfo().getJobId().toString(), unconfirmed));
+  }
+
+  @Override
+  public void processElement(StreamRecord<RowData> element) throws Exception {
+    RowData row = element.getValue();
+    if (WriteEnvelope.op(row) == WriteEnvelope.KAFKA_OFFSETS) {
+      currentInstant(); // the offsets go into this checkpoint's instant, even if nothing else is written
+      KafkaOffsets offsets = KafkaOffsets.parse(WriteEnvelope.key(row));
+      kafkaOffsets = kafkaOffsets == null ? offsets : kafkaOffsets.overlaidWith(offsets);
+      return;
+    }
+    if (WriteEnvelope.op(row) == WriteEnvelope.STALE) {
+      currentInstant(); // the count goes into this checkpoint's instant, even if nothing else is written
+      staleInEpoch++;
+      return;
+    }
+    BinaryRowData binary = row instanceof BinaryRowData b ? b.copy() : envelopeSerializer.toBinaryRow(row).copy();
+    writer.write(WriteEnvelope.partition(binary), WriteEnvelope.fileGroup(binary), binary, binary.getSizeInBytes());
+    maxBufferedAccumulator.add(writer.maxBufferedBytes());
+  }
+
+  private WriteRecord toWriteRecord(BinaryRowData row, String partition) {
+    String key = WriteEnvelope.key(row);
+    GenericRecord data = converter.convert(WriteEnvelope.data(row, dataType.getFieldCount()));
+    if (WriteEnvelope.op(row) == WriteEnvelope.DELETE) {
+      Comparable<?> ordering = orderingField == null || data.get(orderingField) == null ? null
+          : OrderingValues.ofLogRecord(data, orderingField, key);
+      return WriteRecord.delete(key, partition, ordering);
+    }
+    Comparable<?> ordering = orderingField == null ? OrderingValues.NATURAL_ORDER
+        : OrderingValues.ofLogRecord(data, orderingField, key);
+    return WriteRecord.upsert(key, partition, data, ordering);
+  }
+
+  /** The instant of the current epoch, asked of the coordinator on the epoch's first write. */
+  private String currentInstant() {
+    if (instant == null) {
+      try {
+        var gateway = getContainingTask().getEnvironment().getOperatorCoordinatorEventGateway();
+        var request = new WriteMessages.InstantRequest(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), epoch,
+            previousInstant);
+        var response = gateway.sendRequestToCoordinator(getOperatorID(), new SerializedValue<>(request))
+            .get(INSTANT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        instant = WriteMessages.instantOf(response);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new TableException("interrupted while asking for the instant of epoch " + epoch + " of table "
+            + options.path(), e);
+      } catch (Exception e) {
+        throw new TableException("cannot get the instant of epoch " + epoch + " of table " + options.path()
+            + " from the write coordinator", e);
+      }
+    }
+    return instant;
+  }
+
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    TableWriter.Prepared written = writer.prepareCommit();
+    FaultInjection.check(FaultInjection.WRITER_AFTER_FLUSH_BEFORE_BARRIER);
+    long checkpointId = context.getCheckpointId();
+    if (instant != null) {
+      long stale = staleInEpoch + written.staleRecords();
+      staleInEpoch = 0;
+      WriteResult result = WriteResult.of(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), checkpointId,
+          instant, written.writeStats(), stale, kafkaOffsets);
+      kafkaOffsets = null;
+      unconfirmed.add(result);
+      eventGateway.sendEventToCoordinator(new WriteMessages.Written(result));
+    }
+    List<byte[]> state = new ArrayList<>(unconfirmed.size());
+    unconfirmed.forEach(r -> state.add(r.toBytes()));
+    resultState.update(state);
+    epoch = checkpointId;
+    if (instant != null) {
+      previousInstant = instant;
+    }
+    instant = null;
+    if (inputEnded && finalCheckpoint < 0) {
+      finalCheckpoint = checkpointId;
+    }
+  }
+
+  /** The input has ended; what is buffered is flushed by the final checkpoint that follows. */
+  @Override
+  public void endInput() {
+    inputEnded = true;
+  }
+
+  /**
+   * Once a checkpoint taken after the input ended completes (its snapshot flushed everything),
+   * waits until the coordinator has committed what it covers: Flink finishes the task (and a
+   * bounded job) once this returns, so the job's end means its last data is on the timeline.
+   */
+  @Override
+  public void notifyCheckpointComplete(long checkpointId) throws Exception {
+    super.notifyCheckpointComplete(checkpointId);
+    unconfirmed.removeIf(r -> r.checkpointId() <= checkpointId);
+    if (finalCheckpoint >= 0 && checkpointId >= finalCheckpoint) {
+      var gateway = getContainingTask().getEnvironment().getOperatorCoordinatorEventGateway();
+      var request = new WriteMessages.CommitAwaitRequest(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(),
+          checkpointId);
+      try {
+        gateway.sendRequestToCoordinator(getOperatorID(), new SerializedValue<>(request))
+            .get(INSTANT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.ExecutionException e) {
+        throw new TableException("the last commit of table " + options.path() + " (checkpoint " + checkpointId
+            + ") failed", e.getCause());
+      }
+    }
+  }
+
+  @Override
+  public void handleOperatorEvent(OperatorEvent event) {
+    if (event instanceof WriteMessages.Compact c) {
+      FlinkCompaction.run(table, c.instant(), options);
+    } else {
+      throw new IllegalArgumentException("unexpected event " + event);
+    }
+  }
+
+  /** Bytes buffered right now (for tests and the gauge). */
+  long bufferedBytes() {
+    return writer.bufferedBytes();
+  }
+}
