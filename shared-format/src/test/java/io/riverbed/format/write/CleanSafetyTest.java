@@ -7,6 +7,7 @@ import io.riverbed.format.clean.CleanResult;
 import io.riverbed.format.clean.Cleaner;
 import io.riverbed.format.clean.CleaningPolicy;
 import io.riverbed.format.file.FileSystemViewLoader;
+import io.riverbed.format.savepoint.DeleteSavepoint;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.CleanerPlan;
@@ -236,7 +237,7 @@ class CleanSafetyTest {
     assertThat(slicesIn(t, P1)).containsExactly(w.get(0), w.get(2));
 
     String r6 = t.upsertRound(6, List.of(P2));
-    store(t).deleteAllStates(w.get(0), Action.SAVEPOINT);
+    assertThat(DeleteSavepoint.of(t.table, w.get(0)).execute()).isTrue();
     CleanResult second = Cleaner.of(t.table).options(retain(1)).execute().get(0);
 
     assertThat(second.deletedFilesByPartition()).containsKey(P1);
