@@ -33,22 +33,16 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.avro.model.HoodieInstantInfo;
 import org.apache.hudi.avro.model.HoodieRestoreMetadata;
 import org.apache.hudi.avro.model.HoodieRestorePlan;
 import org.apache.hudi.avro.model.HoodieRollbackMetadata;
 import org.apache.hudi.avro.model.HoodieSavepointMetadata;
 import org.apache.hudi.client.SparkRDDWriteClient;
-import org.apache.hudi.client.common.HoodieSparkEngineContext;
-import org.apache.hudi.common.config.HoodieMetadataConfig;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.HoodieTimeline;
 import org.apache.hudi.common.table.timeline.TimelineMetadataUtils;
-import org.apache.hudi.config.HoodieWriteConfig;
-import org.apache.hudi.hadoop.fs.HadoopFSUtils;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,23 +56,27 @@ import org.junit.jupiter.api.io.TempDir;
 class SavepointCrossEngineTest {
   @TempDir Path dir;
 
+  /** A Riverbed-written table, the commit to savepoint, and Hudi's time travel to it before anything else. */
+  private record Written(Path path, ScenarioTable t, String savepoint, Rows asOfSavepoint) {}
+
   /**
-   * MOR: bulk insert, upsert (savepointed), compaction, upsert on the compacted slices, a failed
-   * upsert rolled back, upsert, compaction, upsert.
+   * MOR: bulk insert, upsert (to be savepointed), compaction, upsert on the compacted slices, a
+   * failed upsert rolled back, upsert, compaction, upsert.
    */
-  private static RiverbedScenarioWriter writeMor(Path path, List<String> savepointed) {
+  private Written writeMor(String name) {
+    Path path = dir.resolve(name);
     var gen = new TripGenerator(20_260_401L);
     Random random = gen.random();
     var writer = RiverbedScenarioWriter.mergeOnRead(path);
     writer.bulkInsert(gen.newTrips(400, 1_000, 1_000));
-    savepointed.add(writer.upsert(RiverbedScenarios.someUpdates(gen, writer.model(), random, 120)).time());
+    String savepoint = writer.upsert(RiverbedScenarios.someUpdates(gen, writer.model(), random, 120)).time();
     writer.compact();
     writer.upsert(RiverbedScenarios.someUpdates(gen, writer.model(), random, 120));
     writer.failedUpsertRolledBack(RiverbedScenarios.someUpdates(gen, writer.model(), random, 60));
     writer.upsert(RiverbedScenarios.someUpdates(gen, writer.model(), random, 120));
     writer.compact();
     writer.upsert(RiverbedScenarios.someUpdates(gen, writer.model(), random, 120));
-    return writer;
+    return new Written(path, writer.finish(), savepoint, SparkOracle.asOf(path, savepoint));
   }
 
   private static Table open(Path path) throws IOException {
@@ -95,20 +93,23 @@ class SavepointCrossEngineTest {
   }
 
   private static HoodieTableMetaClient metaClient(Path path) {
-    return HoodieTableMetaClient.builder().setConf(HadoopFSUtils.getStorageConf(new Configuration()))
-        .setBasePath(path.toUri().toString()).build();
+    return HudiClients.metaClient(path);
   }
 
   /** Hudi's write client on the table, metadata table off. */
   private static SparkRDDWriteClient<?> hudiClient(Path path, String tableName) {
-    var jsc = JavaSparkContext.fromSparkContext(SparkOracle.spark().sparkContext());
-    HoodieWriteConfig config = HoodieWriteConfig.newBuilder()
-        .withPath(path.toUri().toString())
-        .forTable(tableName)
-        .withEmbeddedTimelineServerEnabled(false)
-        .withMetadataConfig(HoodieMetadataConfig.newBuilder().enable(false).build())
-        .build();
-    return new SparkRDDWriteClient<>(new HoodieSparkEngineContext(jsc), config);
+    return HudiClients.writeClient(HudiClients.writeConfig(path, tableName).build());
+  }
+
+  /**
+   * After a restore to {@code s}: Hudi's snapshot and time travel to {@code s}, and Riverbed's
+   * snapshot, return exactly the rows time travel to {@code s} returned before it, the model's.
+   */
+  private static void assertReadsAsOfSavepoint(ScenarioTable t, String s, Rows asOfSavepoint, String restore) {
+    SparkOracle.snapshot(t.path()).assertSameAs(asOfSavepoint, t + " Hudi snapshot after " + restore);
+    SparkOracle.asOf(t.path(), s).assertSameAs(asOfSavepoint, t + " Hudi time travel to the savepoint after " + restore);
+    asOfSavepoint.withoutPhysicalMetaColumns().assertSameAs(t.expectedAsOf(s), t + " as of the savepoint vs model");
+    riverbed(t, Query.snapshot()).assertSameAs(asOfSavepoint, t + " Riverbed snapshot after " + restore);
   }
 
   private static Map<String, TreeSet<String>> files(Map<String, List<String>> byPartition) {
@@ -137,11 +138,11 @@ class SavepointCrossEngineTest {
 
   @Test
   void hudiReadsARiverbedSavepointedTableParsesTheSavepointAndRestoresTheTableToIt() throws Exception {
-    Path path = dir.resolve("rb_savepointed_mor");
-    var savepointed = new ArrayList<String>();
-    ScenarioTable t = writeMor(path, savepointed).finish();
-    String s = savepointed.get(0);
-    Rows asOfSavepoint = SparkOracle.asOf(path, s);
+    Written w = writeMor("rb_savepointed_mor");
+    Path path = w.path();
+    ScenarioTable t = w.t();
+    String s = w.savepoint();
+    Rows asOfSavepoint = w.asOfSavepoint();
     Rows snapshot = SparkOracle.snapshot(path);
 
     SavepointMetadata ours = Savepoint.of(open(path), s).user("riverbed-ops").comments("before the backfill").execute();
@@ -165,9 +166,7 @@ class SavepointCrossEngineTest {
       writer.restoreToSavepoint(s);
     }
 
-    SparkOracle.snapshot(path).assertSameAs(asOfSavepoint, t + " Hudi snapshot after Hudi's restore");
-    asOfSavepoint.withoutPhysicalMetaColumns().assertSameAs(t.expectedAsOf(s), t + " as of the savepoint vs model");
-    riverbed(t, Query.snapshot()).assertSameAs(asOfSavepoint, t + " Riverbed snapshot after Hudi's restore");
+    assertReadsAsOfSavepoint(t, s, asOfSavepoint, "Hudi's restore");
     Timeline timeline = store(path).load();
     assertThat(timeline.writeTimeline().completedAndCompactionInstants().last().map(Instant::time)).contains(s);
     assertThat(timeline.filter(i -> i.time().compareTo(s) > 0).instants()).singleElement()
@@ -185,11 +184,11 @@ class SavepointCrossEngineTest {
 
   @Test
   void afterRiverbedsRestoreHudiReadsExactlyTheSavepointsRowsAndParsesTheRestore() throws Exception {
-    Path path = dir.resolve("rb_restored_mor");
-    var savepointed = new ArrayList<String>();
-    ScenarioTable t = writeMor(path, savepointed).finish();
-    String s = savepointed.get(0);
-    Rows asOfSavepoint = SparkOracle.asOf(path, s);
+    Written w = writeMor("rb_restored_mor");
+    Path path = w.path();
+    ScenarioTable t = w.t();
+    String s = w.savepoint();
+    Rows asOfSavepoint = w.asOfSavepoint();
     Savepoint.of(open(path), s).execute();
     List<InstantInfo> planned = writesAfter(store(path).load(), s);
     assertThat(store(path).load().ofAction(Action.ROLLBACK).completed().isEmpty()).as("a rollback after the savepoint")
@@ -198,10 +197,7 @@ class SavepointCrossEngineTest {
     RestoreMetadata ours = Restore.of(open(path), s).execute();
 
     assertThat(ours.restoreInstantInfo()).containsExactlyElementsOf(planned);
-    SparkOracle.snapshot(path).assertSameAs(asOfSavepoint, t + " Hudi snapshot after Riverbed's restore");
-    SparkOracle.asOf(path, s).assertSameAs(asOfSavepoint, t + " Hudi time travel to the savepoint after the restore");
-    asOfSavepoint.withoutPhysicalMetaColumns().assertSameAs(t.expectedAsOf(s), t + " as of the savepoint vs model");
-    riverbed(t, Query.snapshot()).assertSameAs(asOfSavepoint, t + " Riverbed snapshot after its restore");
+    assertReadsAsOfSavepoint(t, s, asOfSavepoint, "Riverbed's restore");
 
     HoodieTableMetaClient client = metaClient(path);
     HoodieTimeline restores = client.getActiveTimeline().getRestoreTimeline();
@@ -283,10 +279,7 @@ class SavepointCrossEngineTest {
     RestoreMetadata ours = Restore.of(open(path), s).execute();
 
     assertThat(ours.restoreInstantInfo()).containsExactlyElementsOf(planned);
-    SparkOracle.snapshot(path).assertSameAs(asOfSavepoint, t + " Hudi snapshot after Riverbed restored Hudi's table");
-    SparkOracle.asOf(path, s).assertSameAs(asOfSavepoint, t + " Hudi time travel to the savepoint after the restore");
-    asOfSavepoint.withoutPhysicalMetaColumns().assertSameAs(t.expectedAsOf(s), t + " as of the savepoint vs model");
-    riverbed(t, Query.snapshot()).assertSameAs(asOfSavepoint, t + " Riverbed snapshot after its restore");
+    assertReadsAsOfSavepoint(t, s, asOfSavepoint, "Riverbed's restore of Hudi's table");
     HoodieTableMetaClient client = metaClient(path);
     assertThat(client.getCommitsTimeline().filterCompletedInstants().lastInstant().get().getTimestamp()).isEqualTo(s);
     assertThat(TimelineMetadataUtils.deserializeHoodieRestoreMetadata(details(client,

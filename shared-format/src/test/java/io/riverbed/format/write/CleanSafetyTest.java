@@ -54,21 +54,9 @@ class CleanSafetyTest {
     return TimelineStore.at(t.table.fs(), t.table.metaPath());
   }
 
-  /** r1, r2, compaction c1, r3, compaction c2 scheduled but not run, r4 (logs into c2's slice). */
-  private CleanTestTable morWithPendingCompaction() throws Exception {
-    var t = CleanTestTable.create(dir, TableType.MERGE_ON_READ);
-    t.upsertRound(1);
-    t.upsertRound(2);
-    t.compact();
-    t.upsertRound(3);
-    t.scheduleCompaction();
-    t.upsertRound(4);
-    return t;
-  }
-
   @Test
   void pendingCompactionKeepsTheSliceItCompactsEvenWithOneVersionRetained() throws Exception {
-    var t = morWithPendingCompaction();
+    var t = CleanTestTable.morWithPendingCompaction(dir);
     List<String> w = t.writes();
     String pending = t.timeline().pendingCompactions().last().orElseThrow().time();
 
@@ -85,7 +73,7 @@ class CleanSafetyTest {
 
   @Test
   void earliestRetainedNeverPassesAPendingCompaction() throws Exception {
-    var t = morWithPendingCompaction();
+    var t = CleanTestTable.morWithPendingCompaction(dir);
     List<String> w = t.writes();
     CleanResult result = Cleaner.of(t.table).options(retain(1)).execute().get(0);
     assertThat(result.earliestInstantRetained()).as("the last completed write before the pending compaction")

@@ -41,6 +41,21 @@ final class CleanTestTable {
     return new CleanTestTable(WriteTestSupport.createTable(dir, type));
   }
 
+  /**
+   * MERGE_ON_READ: r1, r2, compaction c1, r3 (logs on c1's slices), compaction c2 scheduled but not
+   * run, r4 (logs into c2's slices).
+   */
+  static CleanTestTable morWithPendingCompaction(java.nio.file.Path dir) throws IOException {
+    var t = create(dir, TableType.MERGE_ON_READ);
+    t.upsertRound(1);
+    t.upsertRound(2);
+    t.compact();
+    t.upsertRound(3);
+    t.scheduleCompaction();
+    t.upsertRound(4);
+    return t;
+  }
+
   /** A commit upserting keys 0..5 with {@code name = r<round>} and ordering value {@code round}. */
   String upsertRound(int round) {
     return upsertRound(round, PARTITIONS);

@@ -91,19 +91,9 @@ class SavepointTest {
     return out;
   }
 
-  /** MOR: r1, r2, compaction, r3 (logs on the compacted slices), compaction scheduled only, r4. */
-  private CleanTestTable morTable() throws Exception {
-    var t = rounds(CleanTestTable.create(dir, TableType.MERGE_ON_READ), 1, 2);
-    t.compact();
-    t.upsertRound(3);
-    t.scheduleCompaction();
-    t.upsertRound(4);
-    return t;
-  }
-
   @Test
   void aSavepointPinsTheNewestSliceOfEachFileGroupAsOfItsInstantAndIsWrittenAsHudiWritesIt() throws Exception {
-    var t = morTable();
+    var t = CleanTestTable.morWithPendingCompaction(dir);
     List<String> w = t.writes();
     String r3 = w.get(3);
     var expected = newestSliceFilesAsOf(t, r3);
@@ -131,7 +121,7 @@ class SavepointTest {
 
   @Test
   void aSavepointOfAnInstantBeforeAPendingCompactionPinsThatCompactionsSliceWithoutItsBaseFile() throws Exception {
-    var t = morTable();
+    var t = CleanTestTable.morWithPendingCompaction(dir);
     String pending = t.timeline().pendingCompactions().last().orElseThrow().time();
     String r4 = t.writes().get(t.writes().size() - 1);
 
@@ -144,7 +134,7 @@ class SavepointTest {
 
   @Test
   void aSavepointOfACompactionCommitAndOfACopyOnWriteCommit() throws Exception {
-    var mor = morTable();
+    var mor = CleanTestTable.morWithPendingCompaction(dir);
     String compaction = mor.writes().get(2);
     assertThat(sorted(Savepoint.of(mor.table, compaction).execute())).isEqualTo(newestSliceFilesAsOf(mor, compaction));
 
