@@ -24,11 +24,7 @@ import java.util.Map;
 import java.util.Random;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.generic.IndexedRecord;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.avro.model.HoodieArchivedMetaEntry;
-import org.apache.hudi.client.SparkRDDWriteClient;
-import org.apache.hudi.client.common.HoodieSparkEngineContext;
-import org.apache.hudi.common.config.HoodieMetadataConfig;
 import org.apache.hudi.common.model.HoodieLogFile;
 import org.apache.hudi.common.model.HoodieRecord;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
@@ -40,9 +36,7 @@ import org.apache.hudi.config.HoodieArchivalConfig;
 import org.apache.hudi.config.HoodieCleanConfig;
 import org.apache.hudi.config.HoodieCompactionConfig;
 import org.apache.hudi.config.HoodieWriteConfig;
-import org.apache.hudi.hadoop.fs.HadoopFSUtils;
 import org.apache.hudi.storage.StoragePath;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -81,8 +75,7 @@ class ArchiveCrossEngineTest {
   }
 
   private static HoodieTableMetaClient metaClient(Path path) {
-    return HoodieTableMetaClient.builder().setConf(HadoopFSUtils.getStorageConf(new Configuration()))
-        .setBasePath(path.toUri().toString()).build();
+    return HudiClients.metaClient(path);
   }
 
   private static List<String> hudiActiveCompletedCommits(Path path) {
@@ -174,17 +167,12 @@ class ArchiveCrossEngineTest {
 
   /** Hudi's write client archiving with keep.min/max 3/4 (cleaner retaining 2), metadata table off. */
   private static void hudiArchive(Path path, String tableName) {
-    var jsc = JavaSparkContext.fromSparkContext(SparkOracle.spark().sparkContext());
-    HoodieWriteConfig config = HoodieWriteConfig.newBuilder()
-        .withPath(path.toUri().toString())
-        .forTable(tableName)
-        .withEmbeddedTimelineServerEnabled(false)
-        .withMetadataConfig(HoodieMetadataConfig.newBuilder().enable(false).build())
+    HoodieWriteConfig config = HudiClients.writeConfig(path, tableName)
         .withCleanConfig(HoodieCleanConfig.newBuilder().retainCommits(2).build())
         .withArchivalConfig(HoodieArchivalConfig.newBuilder().archiveCommitsWith(3, 4).build())
         .withCompactionConfig(HoodieCompactionConfig.newBuilder().withMaxNumDeltaCommitsBeforeCompaction(1).build())
         .build();
-    try (var client = new SparkRDDWriteClient<>(new HoodieSparkEngineContext(jsc), config)) {
+    try (var client = HudiClients.writeClient(config)) {
       client.archive();
     }
   }

@@ -26,20 +26,14 @@ import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hudi.avro.model.HoodieCleanMetadata;
 import org.apache.hudi.avro.model.HoodieCleanerPlan;
-import org.apache.hudi.client.SparkRDDWriteClient;
-import org.apache.hudi.client.common.HoodieSparkEngineContext;
-import org.apache.hudi.common.config.HoodieMetadataConfig;
 import org.apache.hudi.common.table.HoodieTableMetaClient;
 import org.apache.hudi.common.table.timeline.HoodieInstant;
 import org.apache.hudi.common.table.timeline.TimelineMetadataUtils;
 import org.apache.hudi.common.util.CleanerUtils;
 import org.apache.hudi.config.HoodieCleanConfig;
 import org.apache.hudi.config.HoodieWriteConfig;
-import org.apache.hudi.hadoop.fs.HadoopFSUtils;
-import org.apache.spark.api.java.JavaSparkContext;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -82,21 +76,15 @@ class CleanCrossEngineTest {
   }
 
   private static HoodieTableMetaClient metaClient(Path path) {
-    return HoodieTableMetaClient.builder().setConf(HadoopFSUtils.getStorageConf(new Configuration()))
-        .setBasePath(path.toUri().toString()).build();
+    return HudiClients.metaClient(path);
   }
 
   /** Hudi's write client cleaning with KEEP_LATEST_COMMITS, {@value #RETAINED} commits, metadata table off. */
   private static HoodieCleanMetadata hudiClean(Path path, String tableName) {
-    var jsc = JavaSparkContext.fromSparkContext(SparkOracle.spark().sparkContext());
-    HoodieWriteConfig config = HoodieWriteConfig.newBuilder()
-        .withPath(path.toUri().toString())
-        .forTable(tableName)
-        .withEmbeddedTimelineServerEnabled(false)
-        .withMetadataConfig(HoodieMetadataConfig.newBuilder().enable(false).build())
+    HoodieWriteConfig config = HudiClients.writeConfig(path, tableName)
         .withCleanConfig(HoodieCleanConfig.newBuilder().retainCommits(RETAINED).build())
         .build();
-    try (var client = new SparkRDDWriteClient<>(new HoodieSparkEngineContext(jsc), config)) {
+    try (var client = HudiClients.writeClient(config)) {
       return client.clean();
     }
   }

@@ -98,6 +98,26 @@ public final class FileSystemView {
     return out;
   }
 
+  /**
+   * The newest committed slice of each file group with a base instant at or before {@code q}, as it
+   * is on storage (not merged onto the slice before a pending compaction, which comes without the
+   * base file that compaction may have begun to write); groups replaced at or before {@code q}
+   * left out. Hudi's {@code getLatestFileSlicesBeforeOrOn(partition, q, true)}: what a savepoint of
+   * {@code q} pins.
+   */
+  public List<FileSlice> latestSlicesBeforeOrOn(String q) {
+    List<FileSlice> out = new ArrayList<>();
+    for (FileGroup group : groups.values()) {
+      if (isReplaced(group.id(), q)) {
+        continue;
+      }
+      visibleSlices(group, q).stream().findFirst().ifPresent(s -> out.add(
+          s.baseInstant().equals(pendingCompactions.get(group.id()))
+              ? new FileSlice(s.fileGroupId(), s.baseInstant(), Optional.empty(), s.logFiles()) : s));
+    }
+    return out;
+  }
+
   /** The base files a read-optimized query reads as of {@code q}: no logs, no pending compaction output. */
   public List<FileSlice> latestBaseFileSlices(String q) {
     List<FileSlice> out = new ArrayList<>();

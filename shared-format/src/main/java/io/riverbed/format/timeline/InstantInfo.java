@@ -1,10 +1,11 @@
 package io.riverbed.format.timeline;
 
 import java.util.Objects;
+import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 
-/** An instant named in rollback records ({@code HoodieInstantInfo}): time and action word. */
+/** An instant named in rollback and restore records ({@code HoodieInstantInfo}): time and action word. */
 public record InstantInfo(String commitTime, String action) {
 
   public InstantInfo {
@@ -17,7 +18,12 @@ public record InstantInfo(String commitTime, String action) {
   }
 
   public GenericRecord toRecord() {
-    var r = new GenericData.Record(TimelineSchemas.INSTANT_INFO);
+    return toRecord(TimelineSchemas.INSTANT_INFO);
+  }
+
+  /** As a record of {@code schema}: the {@code HoodieInstantInfo} schema of the file it goes into. */
+  GenericRecord toRecord(Schema schema) {
+    var r = new GenericData.Record(schema);
     r.put("commitTime", commitTime);
     r.put("action", action);
     return r;

@@ -11,7 +11,10 @@ import org.apache.avro.generic.GenericRecord;
  * Content of a completed {@code T.savepoint} ({@code HoodieSavepointMetadata}): the data files a
  * savepoint pins, which cleaning must keep.
  *
- * @param savepointedAt seconds since the epoch, as Hudi writes it
+ * @param savepointedBy who made it (may be empty)
+ * @param savepointedAt when: milliseconds since the epoch, as Hudi 0.15 writes it
+ *     ({@code System.currentTimeMillis()})
+ * @param comments why (may be empty)
  * @param dataFilesByPartition per partition path, the pinned file names
  * @param version Hudi 0.15 writes 1
  */

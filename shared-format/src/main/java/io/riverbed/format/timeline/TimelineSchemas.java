@@ -30,6 +30,10 @@ public final class TimelineSchemas {
   public static final Schema SAVEPOINT_METADATA = load("HoodieSavepointMetadata");
   public static final Schema SAVEPOINT_PARTITION_METADATA =
       SAVEPOINT_METADATA.getField("partitionMetadata").schema().getValueType();
+  public static final Schema RESTORE_PLAN = load("HoodieRestorePlan");
+  public static final Schema RESTORE_INSTANT_INFO = arrayItem(RESTORE_PLAN, "instantsToRollback");
+  public static final Schema RESTORE_METADATA = load("HoodieRestoreMetadata");
+  public static final Schema RESTORE_METADATA_INSTANT_INFO = arrayItem(RESTORE_METADATA, "restoreInstantInfo");
   public static final Schema REQUESTED_REPLACE_METADATA = load("HoodieRequestedReplaceMetadata");
   /** One instant state of the archived timeline, with every metadata record nested in it. */
   public static final Schema ARCHIVED_META_ENTRY = load("HoodieArchivedMetaEntry");

@@ -25,6 +25,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
@@ -47,12 +48,13 @@ import org.slf4j.LoggerFactory;
  *
  * <p>This is Hudi 0.15's order ({@code BaseRollbackActionExecutor}: {@code revertToInflight} before
  * the data, {@code deleteInflightAndRequestedInstant} before
- * {@code transitionRollbackInflightToComplete}).
+ * {@code transitionRollbackInflightToComplete}). A savepointed instant is never rolled back (Hudi's
+ * {@code validateSavepointRollbacks}): delete the savepoint first.
  *
- * <ol>
- * </ol>
+ * <p>As one step of a restore ({@link #forRestore}) X may also be a compaction, pending or
+ * completed; the restore deletes R's instant once it completes, as Hudi's does.
  *
- * Rerunnable: a rollback that crashed leaves {@code R.rollback.requested}; running the rollback of
+ * <p>Rerunnable: a rollback that crashed leaves {@code R.rollback.requested}; running the rollback of
  * X again (or {@link #rollbackFailedWrites}) resumes R from its plan. Every step tolerates having
  * been done already, and a command block already written by R is not written twice.
  */
@@ -62,7 +64,9 @@ public final class Rollback implements TableOperation<RollbackMetadata> {
   private final Table table;
   private final String targetTime;
   private boolean allowCompleted;
+  private boolean forRestore;
   private InstantTime generator;
+  private Runnable afterFilesDeleted = () -> { };
 
   private Rollback(Table table, String targetTime) {
     this.table = table;
@@ -80,6 +84,28 @@ public final class Rollback implements TableOperation<RollbackMetadata> {
     return this;
   }
 
+  /**
+   * Rolls X back as one step of a restore: X may be any write instant (also a compaction, pending
+   * or completed as a commit; not a log compaction), completed or not. The restore deletes R's
+   * instant when it completes, as Hudi's does. (Hudi leaves its restore's rollbacks inflight; R is
+   * completed here so that a restore resumed after a crash finds what each finished rollback did
+   * without running it again.)
+   */
+  public Rollback forRestore() {
+    this.forRestore = true;
+    this.allowCompleted = true;
+    return this;
+  }
+
+  /**
+   * For failure tests: runs after the plan's files are deleted and its command blocks written, before
+   * X's remaining timeline files go; an exception thrown from it stands for a crash at that point.
+   */
+  public Rollback afterFilesDeleted(Runnable hook) {
+    this.afterFilesDeleted = Objects.requireNonNull(hook, "hook");
+    return this;
+  }
+
   /** Instant times for R come from {@code timeGenerator} (default: the table's timeline zone). */
   public Rollback instantTimes(InstantTime timeGenerator) {
     this.generator = timeGenerator;
@@ -91,9 +117,11 @@ public final class Rollback implements TableOperation<RollbackMetadata> {
    * newest first, after finishing any rollback that crashed. Compactions are left alone.
    *
    * @return the metadata of every rollback completed by this call
+   * @throws TableException if a restore is pending: its rollbacks are the restore's to finish
    */
   public static List<RollbackMetadata> rollbackFailedWrites(Table table) {
     TimelineStore store = store(table);
+    WriteTransaction.requireNoPendingRestore(table, store.load());
     List<RollbackMetadata> done = new ArrayList<>();
     for (Instant pending : store.load().ofAction(Action.ROLLBACK).pending().instants()) {
       RollbackPlan plan = readPlan(store, pending.time());
@@ -123,8 +151,12 @@ public final class Rollback implements TableOperation<RollbackMetadata> {
     table.prepareForWrite();
     TimelineStore store = store(table);
     Timeline timeline = store.load();
-    Optional<Instant> pendingRollback = pendingRollbackOf(store, timeline);
-    Optional<Instant> target = timeline.commitsTimeline().find(targetTime);
+    Optional<Instant> pendingRollback = pendingRollbackOf(store, timeline, targetTime);
+    Optional<Instant> target = (forRestore ? timeline.writeTimeline() : timeline.commitsTimeline()).find(targetTime);
+    if (timeline.ofAction(Action.SAVEPOINT).completed().containsTime(targetTime)) {
+      throw new TableException("cannot roll back " + targetTime + " of table " + table.basePath()
+          + ": it is savepointed; delete the savepoint first");
+    }
     Instant inflightR;
     RollbackPlan plan;
     if (pendingRollback.isPresent()) {
@@ -134,7 +166,9 @@ public final class Rollback implements TableOperation<RollbackMetadata> {
       LOG.info("Resuming rollback {} of {} on table {}", inflightR, targetTime, table.basePath());
     } else {
       Instant x = target.orElseThrow(() -> new TableException("cannot roll back " + targetTime + " of table "
-          + table.basePath() + ": no commit, deltacommit or replacecommit at that time"));
+          + table.basePath() + ": no " + (forRestore ? "write instant" : "commit, deltacommit or replacecommit")
+          + " at that time"));
+      actionOf(x.action().word());
       if (x.isCompleted() && !allowCompleted) {
         throw new TableException("instant " + x + " of table " + table.basePath()
             + " is completed; roll it back with allowCompleted(true)");
@@ -145,9 +179,8 @@ public final class Rollback implements TableOperation<RollbackMetadata> {
       inflightR = store.transitionToInflight(requested, new byte[0]);
       LOG.info("Rolling back {} on table {} with {}", x, table.basePath(), inflightR);
     }
-    String action = plan.instantToRollback().action();
-    Instant completedX = Instant.completed(targetTime, actionOf(action));
-    store.delete(completedX);
+    Action action = actionOf(plan.instantToRollback().action());
+    store.delete(Instant.completed(targetTime, action));
     Map<String, PartitionResult> results = new LinkedHashMap<>();
     for (RollbackRequest request : plan.requests()) {
       PartitionResult result = results.computeIfAbsent(request.partitionPath(), p -> new PartitionResult());
@@ -158,8 +191,8 @@ public final class Rollback implements TableOperation<RollbackMetadata> {
         result.logFilesFromFailedCommit.putAll(request.logBlocksToBeDeleted());
       }
     }
-    store.delete(Instant.inflight(targetTime, actionOf(action)));
-    store.delete(Instant.requested(targetTime, actionOf(action)));
+    afterFilesDeleted.run();
+    deletePendingStates(store, action);
     RollbackMetadata metadata = metadata(inflightR.time(), start, plan, results);
     store.complete(inflightR, metadata.toBytes());
     Markers.of(table.fs(), table.metaPath(), targetTime).delete();
@@ -167,10 +200,16 @@ public final class Rollback implements TableOperation<RollbackMetadata> {
     return metadata;
   }
 
-  private Optional<Instant> pendingRollbackOf(TimelineStore store, Timeline timeline) {
+  /** The pending rollback whose plan names the instant at {@code instantTime}, if one crashed. */
+  public static Optional<Instant> pendingRollbackOf(Table table, String instantTime) {
+    TimelineStore store = store(table);
+    return pendingRollbackOf(store, store.load(), instantTime);
+  }
+
+  private static Optional<Instant> pendingRollbackOf(TimelineStore store, Timeline timeline, String instantTime) {
     for (Instant r : timeline.ofAction(Action.ROLLBACK).pending().instants()) {
       RollbackPlan plan = readPlan(store, r.time());
-      if (plan.instantToRollback() != null && targetTime.equals(plan.instantToRollback().commitTime())) {
+      if (plan.instantToRollback() != null && instantTime.equals(plan.instantToRollback().commitTime())) {
         return Optional.of(r);
       }
     }
@@ -182,12 +221,30 @@ public final class Rollback implements TableOperation<RollbackMetadata> {
     return RollbackPlan.fromBytes(store.read(requested), store.pathOf(requested).toString());
   }
 
-  private static Action actionOf(String word) {
+  private Action actionOf(String word) {
     Action action = Action.fromWord(word).orElseThrow(() -> new TableException("unknown action '" + word + "'"));
-    if (action != Action.COMMIT && action != Action.DELTA_COMMIT && action != Action.REPLACE_COMMIT) {
-      throw new TableException("rollback of " + word + " instants is not supported here");
+    boolean supported = switch (action) {
+      case COMMIT, DELTA_COMMIT, REPLACE_COMMIT -> true;
+      case COMPACTION -> forRestore;
+      default -> false;
+    };
+    if (!supported) {
+      throw new TableException("cannot roll back " + targetTime + " of table " + table.basePath() + ": rollback of "
+          + word + " instants is not supported" + (action == Action.COMPACTION ? " outside a restore" : ""));
     }
     return action;
+  }
+
+  /**
+   * Deletes X's inflight, then requested file: every pending state filed with X's action, so a
+   * completed compaction (a {@code commit}) loses its {@code compaction.inflight} and
+   * {@code compaction.requested} files too.
+   */
+  private void deletePendingStates(TimelineStore store, Action action) {
+    List<Instant> states = new ArrayList<>(store.statesOf(targetTime).stream()
+        .filter(i -> !i.isCompleted() && i.action().completedAs() == action.completedAs()).toList());
+    states.sort(Comparator.comparing(Instant::state).reversed());
+    states.forEach(store::delete);
   }
 
   private void deleteFiles(RollbackRequest request, PartitionResult result) {

@@ -10,6 +10,7 @@ import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.InstantTime;
 import io.riverbed.format.timeline.State;
+import io.riverbed.format.timeline.Timeline;
 import io.riverbed.format.timeline.TimelineSchemas;
 import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.format.timeline.WriteOperationType;
@@ -60,7 +61,7 @@ public final class WriteTransaction {
    * table is prepared first ({@link Table#prepareForWrite}: a damaged {@code hoodie.properties} is
    * restored from its backup, and a metadata table Hudi left enabled is turned off, as Hudi does
    * when a writer disables it: Riverbed does not maintain it, and a stale one would mislead readers
-   * that use it).
+   * that use it). A table with a pending restore is refused ({@link #requireNoPendingRestore}).
    */
   public static WriteTransaction start(Table table, WriteOperationType operationType) {
     return start(table, operationType, InstantClock.forTable(table));
@@ -71,7 +72,9 @@ public final class WriteTransaction {
     Objects.requireNonNull(operationType, "operationType");
     table.prepareForWrite();
     TimelineStore store = table.timelineStore();
-    String time = InstantClock.next(generator, store.load());
+    Timeline timeline = store.load();
+    requireNoPendingRestore(table, timeline);
+    String time = InstantClock.next(generator, timeline);
     Action action = actionFor(table.type(), operationType);
     Instant requested = store.createRequested(time, action, requestedContent(action));
     Instant inflight = store.transitionToInflight(requested, new byte[0]);
@@ -93,6 +96,19 @@ public final class WriteTransaction {
             + table.basePath()));
     Instant inflight = pending.isRequested() ? store.transitionToInflight(pending, new byte[0]) : pending;
     return new WriteTransaction(table, store, operationType, inflight);
+  }
+
+  /**
+   * Refuses to write while a restore is pending, as Hudi's writers do: the table is half way back
+   * to a savepoint until the restore is run again to its end.
+   *
+   * @throws TableException naming the pending restore
+   */
+  public static void requireNoPendingRestore(Table table, Timeline timeline) {
+    timeline.ofAction(Action.RESTORE).pending().first().ifPresent(r -> {
+      throw new TableException("table " + table.basePath() + " has a pending restore " + r
+          + "; run the restore again to its end (io.riverbed.format.savepoint.Restore) before writing");
+    });
   }
 
   /** The timeline action a write of {@code operationType} is filed under on a table of {@code type}. */

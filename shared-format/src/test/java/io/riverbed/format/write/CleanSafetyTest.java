@@ -7,6 +7,7 @@ import io.riverbed.format.clean.CleanResult;
 import io.riverbed.format.clean.Cleaner;
 import io.riverbed.format.clean.CleaningPolicy;
 import io.riverbed.format.file.FileSystemViewLoader;
+import io.riverbed.format.savepoint.DeleteSavepoint;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.CleanerPlan;
@@ -53,21 +54,9 @@ class CleanSafetyTest {
     return TimelineStore.at(t.table.fs(), t.table.metaPath());
   }
 
-  /** r1, r2, compaction c1, r3, compaction c2 scheduled but not run, r4 (logs into c2's slice). */
-  private CleanTestTable morWithPendingCompaction() throws Exception {
-    var t = CleanTestTable.create(dir, TableType.MERGE_ON_READ);
-    t.upsertRound(1);
-    t.upsertRound(2);
-    t.compact();
-    t.upsertRound(3);
-    t.scheduleCompaction();
-    t.upsertRound(4);
-    return t;
-  }
-
   @Test
   void pendingCompactionKeepsTheSliceItCompactsEvenWithOneVersionRetained() throws Exception {
-    var t = morWithPendingCompaction();
+    var t = CleanTestTable.morWithPendingCompaction(dir);
     List<String> w = t.writes();
     String pending = t.timeline().pendingCompactions().last().orElseThrow().time();
 
@@ -84,7 +73,7 @@ class CleanSafetyTest {
 
   @Test
   void earliestRetainedNeverPassesAPendingCompaction() throws Exception {
-    var t = morWithPendingCompaction();
+    var t = CleanTestTable.morWithPendingCompaction(dir);
     List<String> w = t.writes();
     CleanResult result = Cleaner.of(t.table).options(retain(1)).execute().get(0);
     assertThat(result.earliestInstantRetained()).as("the last completed write before the pending compaction")
@@ -236,7 +225,7 @@ class CleanSafetyTest {
     assertThat(slicesIn(t, P1)).containsExactly(w.get(0), w.get(2));
 
     String r6 = t.upsertRound(6, List.of(P2));
-    store(t).deleteAllStates(w.get(0), Action.SAVEPOINT);
+    assertThat(DeleteSavepoint.of(t.table, w.get(0)).execute()).isTrue();
     CleanResult second = Cleaner.of(t.table).options(retain(1)).execute().get(0);
 
     assertThat(second.deletedFilesByPartition()).containsKey(P1);

@@ -8,19 +8,17 @@ import io.riverbed.format.query.QuerySpec;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.testing.TableReads;
+import io.riverbed.format.savepoint.Savepoint;
 import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.SavepointMetadata;
 import io.riverbed.format.timeline.Timeline;
-import io.riverbed.format.timeline.TimelineStore;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.Path;
 
 /**
  * A two-partition orders table for cleaning tests, written through {@link TestWriter}: each round
@@ -41,6 +39,21 @@ final class CleanTestTable {
 
   static CleanTestTable create(java.nio.file.Path dir, TableType type) throws IOException {
     return new CleanTestTable(WriteTestSupport.createTable(dir, type));
+  }
+
+  /**
+   * MERGE_ON_READ: r1, r2, compaction c1, r3 (logs on c1's slices), compaction c2 scheduled but not
+   * run, r4 (logs into c2's slices).
+   */
+  static CleanTestTable morWithPendingCompaction(java.nio.file.Path dir) throws IOException {
+    var t = create(dir, TableType.MERGE_ON_READ);
+    t.upsertRound(1);
+    t.upsertRound(2);
+    t.compact();
+    t.upsertRound(3);
+    t.scheduleCompaction();
+    t.upsertRound(4);
+    return t;
   }
 
   /** A commit upserting keys 0..5 with {@code name = r<round>} and ordering value {@code round}. */
@@ -146,17 +159,22 @@ final class CleanTestTable {
         .orElseGet(() -> FileNames.parseLogFileName(fileName).orElseThrow().baseInstant());
   }
 
-  /** A completed savepoint of {@code time} pinning the files of the latest slices as of it. */
-  void savepoint(String time) {
-    Map<String, List<String>> files = new LinkedHashMap<>();
-    for (String p : table.listPartitions()) {
-      files.put(p, FileSystemViewLoader.listDataFiles(table, p).stream().map(FileStatus::getPath)
-          .map(Path::getName).filter(n -> sliceOf(n).equals(time)).toList());
+  /** A savepoint of {@code time} ({@link Savepoint}): it pins the files of the latest slices as of it. */
+  SavepointMetadata savepoint(String time) {
+    return Savepoint.of(table, time).user("test").execute();
+  }
+
+  /** A write of keys 0..5 that never commits (a crashed writer): its instant stays inflight. */
+  String failedRound(int round) {
+    var batch = new ArrayList<WriteRecord>();
+    for (int k = 0; k < 6; k++) {
+      batch.add(upsert("k" + k, "f" + round, round, PARTITIONS.get(k % 2)));
     }
-    var store = TimelineStore.at(table.fs(), table.metaPath());
-    store.create(Instant.inflight(time, Action.SAVEPOINT), new byte[0]);
-    store.create(Instant.completed(time, Action.SAVEPOINT),
-        new SavepointMetadata("test", 0L, "", files, SavepointMetadata.LATEST_VERSION).toBytes());
+    return writer.writeUncommitted(batch).instantTime();
+  }
+
+  List<String> snapshotLines() {
+    return TableReads.lines(table, QuerySpec.snapshot());
   }
 
   List<Instant> cleans() {
