@@ -54,6 +54,8 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
 
   private final FlinkWriteOptions options;
   private final int dataArity;
+  /** The table once it exists; its timeline is refreshed by the packer at each partition it plans. */
+  private transient Table table;
   private transient ValueState<byte[]> entries;
   private transient ValueState<byte[]> tombstones;
   private transient ValueState<Tuple2<String, String>> legacyLocations;
@@ -100,10 +102,19 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
     return options.path();
   }
 
+  /**
+   * The table, opened once it exists: the packer asks for it at every partition it meets, and a
+   * Hadoop configuration per ask (XML parsing) cost a fifth of the assigner's time.
+   */
   private Table tableIfExists() {
-    var fs = FlinkTables.fileSystem(options);
-    var path = new org.apache.hadoop.fs.Path(options.path());
-    return Table.exists(fs, path) ? Table.open(fs, path) : null;
+    if (table == null) {
+      var fs = FlinkTables.fileSystem(options);
+      var path = new org.apache.hadoop.fs.Path(options.path());
+      if (Table.exists(fs, path)) {
+        table = Table.open(fs, path);
+      }
+    }
+    return table;
   }
 
   @Override
