@@ -158,6 +158,7 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
   private final CompactionTrigger compactionTrigger;
   /** Cleans after commits on its own thread ({@code clean.async.enabled}): a post-commit action of the committer. */
   private final Optional<AsyncTableServices> tableServices;
+  private final CoordinatorMetrics metrics;
 
   public WriteCoordinator(Context context, FlinkWriteOptions options, String schemaJson) {
     this.context = context;
@@ -181,6 +182,7 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
       t.setContextClassLoader(context.getUserCodeClassloader());
       return t;
     }));
+    this.metrics = new CoordinatorMetrics(context.metricGroup(), tableServices, System::currentTimeMillis);
   }
 
   @Override
@@ -451,6 +453,7 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
           }
         })
         .afterCommitPoint(() -> FaultInjection.check(FaultInjection.COORDINATOR_DURING_COMMIT));
+    c.postCommit(metrics);
     hiveSync.ifPresent(c::postCommit);
     tableServices.ifPresent(c::postCommit);
     return c;
@@ -458,6 +461,7 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
 
   /** Commits {@code instant} with {@code reports} under {@code checkpointId} (a no-op if it is committed already). */
   private void commit(String instant, List<WriteResult> reports, long checkpointId) {
+    metrics.committing();
     committer.commit(new Committable(checkpointId, instant, reports.stream().map(WriteResult::message).toList(),
         Map.of(JOB_ID_KEY, flinkJobId)));
     openInstants.remove(instant);
@@ -476,7 +480,10 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
     byInstant.forEach((instant, reports) -> covered.add(new Committable(c, instant,
         reports.stream().map(WriteResult::message).toList(), Map.of(JOB_ID_KEY, flinkJobId))));
     List<Committable> uncommitted = committer.filterCommitted(covered);
-    uncommitted.forEach(committer::commit);
+    uncommitted.forEach(u -> {
+      metrics.committing();
+      committer.commit(u);
+    });
     var rolledBack = Rollback.rollbackFailedWrites(table);
     openInstants.clear();
     results.clear();

@@ -97,7 +97,15 @@ public final class IndexBootstrapOperator extends AbstractStreamOperator<RowData
   private final FlinkWriteOptions options;
   private final KeySelector<RowData, String> assignerKeySelector;
   private final int assignerMaxParallelism;
+  /** Metric names: the bootstrap's progress on this subtask. */
+  static final String SLICES_TO_LOAD = "indexBootstrapSlicesTotal";
+  static final String SLICES_LOADED = "indexBootstrapSlicesLoaded";
+  static final String KEYS_LOADED = "indexBootstrapKeysLoaded";
+
   private transient boolean restored;
+  private transient volatile int slicesToLoad;
+  private transient volatile int slicesLoaded;
+  private transient volatile long keysLoaded;
   private transient ListState<Boolean> restoreFlag;
 
   /**
@@ -138,6 +146,9 @@ public final class IndexBootstrapOperator extends AbstractStreamOperator<RowData
     super.open();
     LongCounter loaded = new LongCounter();
     getRuntimeContext().addAccumulator(LOADED_KEYS_ACCUMULATOR, loaded);
+    getMetricGroup().gauge(SLICES_TO_LOAD, () -> slicesToLoad);
+    getMetricGroup().gauge(SLICES_LOADED, () -> slicesLoaded);
+    getMetricGroup().gauge(KEYS_LOADED, () -> keysLoaded);
     int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
     int parallelism = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
     if (!options.indexBootstrapEnabled()) {
@@ -178,6 +189,7 @@ public final class IndexBootstrapOperator extends AbstractStreamOperator<RowData
     if (owned.isEmpty()) {
       return 0;
     }
+    slicesToLoad = owned.size();
     SplitKeyReader reader = SplitKeyReader.of(plan, ReadSettings.fromOptions(options.raw()));
     int threads = Math.min(LOAD_THREADS, owned.size());
     ExecutorService pool = Executors.newFixedThreadPool(threads, r -> {
@@ -204,6 +216,8 @@ public final class IndexBootstrapOperator extends AbstractStreamOperator<RowData
           output.collect(reuse.replace(row));
         }
         loaded.add(keys.live());
+        keysLoaded += keys.live();
+        slicesLoaded++;
         LOG.debug("Index bootstrap: {} keys of file group {}", keys.live(), keys.split().slice().fileGroupId());
       }
     } finally {

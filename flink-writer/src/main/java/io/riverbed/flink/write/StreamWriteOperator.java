@@ -64,6 +64,7 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
   private final RowType dataType;
   private final String schemaJson;
 
+  private transient WriterMetrics metrics;
   private transient OperatorEventGateway eventGateway;
   private transient ListState<byte[]> resultState;
   private transient List<WriteResult> unconfirmed;
@@ -136,6 +137,7 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
     getRuntimeContext().addAccumulator(MAX_BUFFERED_ACCUMULATOR, maxBufferedAccumulator);
     getMetricGroup().gauge("riverbedBufferedBytes", () -> writer.bufferedBytes());
     getMetricGroup().gauge("riverbedMaxBufferedBytes", () -> writer.maxBufferedBytes());
+    metrics = new WriterMetrics(getMetricGroup());
     eventGateway.sendEventToCoordinator(new WriteMessages.WriterStarted(
         getRuntimeContext().getJobInfo().getJobId().toString(), unconfirmed));
   }
@@ -198,6 +200,7 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
     TableWriter.Prepared written = writer.prepareCommit();
+    metrics.flushed(written.writeStats());
     FaultInjection.check(FaultInjection.WRITER_AFTER_FLUSH_BEFORE_BARRIER);
     long checkpointId = context.getCheckpointId();
     if (instant != null) {

@@ -5,7 +5,10 @@ import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.write.commit.PostCommitAction;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -45,6 +48,9 @@ public final class AsyncTableServices implements PostCommitAction, AutoCloseable
   private volatile boolean closed;
 
   private record Trigger(Table table, Instant committed) {}
+
+  /** Service name → how long its last successful run took, in milliseconds (for metrics). */
+  private final Map<String, Long> lastDurations = new ConcurrentHashMap<>();
 
   private AsyncTableServices(List<TableService> services, ThreadFactory threads) {
     this.services = List.copyOf(services);
@@ -88,6 +94,12 @@ public final class AsyncTableServices implements PostCommitAction, AutoCloseable
     }
   }
 
+  /** How long the last successful run of the service named {@code name} took (ms); empty before one. */
+  public OptionalLong lastDurationMillis(String name) {
+    Long ms = lastDurations.get(name);
+    return ms == null ? OptionalLong.empty() : OptionalLong.of(ms);
+  }
+
   /** True while a round runs or one is due after the running one. */
   public boolean isRunning() {
     return state.get() != IDLE;
@@ -120,9 +132,11 @@ public final class AsyncTableServices implements PostCommitAction, AutoCloseable
       if (closed) {
         return;
       }
+      long start = System.nanoTime();
       try {
         service.run(table).ifPresent(done -> LOG.info("Table service {} of table {} after commit {}: {}",
             service.name(), table.basePath(), commit, done));
+        lastDurations.put(service.name(), (System.nanoTime() - start) / 1_000_000);
       } catch (RuntimeException e) {
         if (closed) {
           LOG.info("Table service {} of table {} after commit {} stopped by close; the next round resumes it",

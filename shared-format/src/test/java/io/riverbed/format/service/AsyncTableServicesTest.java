@@ -129,6 +129,8 @@ class AsyncTableServicesTest {
       round.afterCommit(table, COMMIT, null);
       Await.await("the round", WAIT).until(() -> ran.size() == 2 && !round.isRunning());
       assertThat(ran).containsExactly("clean", "archive");
+      assertThat(round.lastDurationMillis("clean")).as("no successful clean yet").isEmpty();
+      assertThat(round.lastDurationMillis("archive")).isPresent();
     }
   }
 
