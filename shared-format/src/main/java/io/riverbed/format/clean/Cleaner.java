@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  *       deleted, then {@code T.clean} with the {@link CleanMetadata}.
  * </ol>
  *
- * {@link #clean} first finishes every pending clean from its plan (a plan once written is always
+ * {@link #execute} first finishes every pending clean from its plan (a plan once written is always
  * carried out, as Hudi re-executes it), then schedules and executes a new one. Typical use after
  * a commit: {@code Cleaner.of(table).options(CleanOptions.fromMap(conf)).execute()}.
  */
@@ -48,6 +48,7 @@ public final class Cleaner implements TableOperation<List<CleanResult>> {
   private CleanOptions options = CleanOptions.defaults();
   private InstantTime generator;
   private Clock wallClock = Clock.systemUTC();
+  private Runnable afterFileDeleted = () -> { };
 
   private Cleaner(Table table) {
     this.table = table;
@@ -65,6 +66,16 @@ public final class Cleaner implements TableOperation<List<CleanResult>> {
   /** Clean instant times come from {@code timeGenerator} (default: the table's, shared with its writers in this JVM). */
   public Cleaner instantTimes(InstantTime timeGenerator) {
     this.generator = timeGenerator;
+    return this;
+  }
+
+  /**
+   * Runs {@code hook} after each data file a clean deletes, before the clean completes; an
+   * exception it throws ends the clean with its plan inflight, as a crash there would (the next
+   * clean resumes the plan). For engines' failure tests.
+   */
+  public Cleaner afterFileDeleted(Runnable hook) {
+    this.afterFileDeleted = Objects.requireNonNull(hook, "hook");
     return this;
   }
 
@@ -185,6 +196,7 @@ public final class Cleaner implements TableOperation<List<CleanResult>> {
           bootstrapFiles.record(path.toString(), delete(writable, path, false, instantTime));
         } else {
           files.record(path.getName(), delete(writable, path, false, instantTime));
+          afterFileDeleted.run();
         }
       }
       boolean partitionDeleted = plan.partitionsToBeDeleted().contains(partition);

@@ -29,7 +29,13 @@ public interface TableService {
 
   /** Hudi's clean action with {@code options} ({@link Cleaner}). */
   static TableService cleaning(CleanOptions options) {
+    return cleaning(options, () -> { });
+  }
+
+  /** As {@link #cleaning(CleanOptions)}, with {@code afterFileDeleted} run after each file a clean deletes (fault tests). */
+  static TableService cleaning(CleanOptions options, Runnable afterFileDeleted) {
     Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(afterFileDeleted, "afterFileDeleted");
     return new TableService() {
       @Override
       public String name() {
@@ -38,7 +44,7 @@ public interface TableService {
 
       @Override
       public Optional<String> run(Table table) {
-        List<CleanResult> done = Cleaner.of(table).options(options).execute();
+        List<CleanResult> done = Cleaner.of(table).options(options).afterFileDeleted(afterFileDeleted).execute();
         return done.isEmpty() ? Optional.empty() : Optional.of("cleans " + done.stream().map(CleanResult::instantTime)
             .toList() + ", " + done.stream().mapToInt(CleanResult::filesDeleted).sum() + " files deleted");
       }
@@ -47,7 +53,16 @@ public interface TableService {
 
   /** Hudi's archival with {@code options} ({@link Archiver}): a bounded batch of instants per run. */
   static TableService archiving(ArchiveOptions options) {
+    return archiving(options, () -> { });
+  }
+
+  /**
+   * As {@link #archiving(ArchiveOptions)}, with {@code afterArchiveFileWritten} run between writing
+   * the archive file and deleting the archived instants' files (fault tests).
+   */
+  static TableService archiving(ArchiveOptions options, Runnable afterArchiveFileWritten) {
     Objects.requireNonNull(options, "options");
+    Objects.requireNonNull(afterArchiveFileWritten, "afterArchiveFileWritten");
     return new TableService() {
       @Override
       public String name() {
@@ -56,7 +71,8 @@ public interface TableService {
 
       @Override
       public Optional<String> run(Table table) {
-        ArchiveResult result = Archiver.of(table).options(options).execute();
+        ArchiveResult result = Archiver.of(table).options(options).afterArchiveFileWritten(afterArchiveFileWritten)
+            .execute();
         return result.archived().isEmpty() ? Optional.empty() : Optional.of(result.archived().size()
             + " instants archived into " + result.archiveFile().orElse("?")
             + (result.backlog() ? "; more are due, the next run goes on" : ""));

@@ -1,6 +1,7 @@
 package io.riverbed.format.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.riverbed.format.clean.CleanOptions;
 import io.riverbed.format.clean.CleanResult;
@@ -165,6 +166,30 @@ class CleanSafetyTest {
     assertThat(result.instantTime()).isEqualTo(planned);
     assertThat(result.alreadyGoneByPartition()).containsExactly(Map.entry(P1, List.of(new Path(first).getName())));
     assertThat(result.filesDeleted()).isEqualTo(plan.fileCount() - 1);
+    assertThat(t.snapshot()).isEqualTo(snapshot);
+  }
+
+  @Test
+  void aCleanThatFailsAfterItsFirstDeletedFileIsResumedByTheNextClean() throws Exception {
+    var t = CleanTestTable.create(dir, TableType.COPY_ON_WRITE);
+    for (int r = 1; r <= 4; r++) {
+      t.upsertRound(r);
+    }
+    var snapshot = t.snapshot();
+    var deletions = new java.util.concurrent.atomic.AtomicInteger();
+    assertThatThrownBy(() -> Cleaner.of(t.table).options(retain(1)).afterFileDeleted(() -> {
+      if (deletions.incrementAndGet() == 1) {
+        throw new IllegalStateException("crash");
+      }
+    }).execute()).hasMessage("crash");
+    String pending = t.timeline().ofAction(Action.CLEAN).pending().first().orElseThrow().time();
+    assertThat(t.snapshot()).as("the snapshot while the clean is half done").isEqualTo(snapshot);
+
+    CleanResult resumed = Cleaner.of(t.table).options(retain(1)).execute().get(0);
+
+    assertThat(resumed.instantTime()).isEqualTo(pending);
+    assertThat(resumed.alreadyGoneByPartition().values().stream().mapToInt(List::size).sum())
+        .as("the file deleted before the crash").isEqualTo(1);
     assertThat(t.snapshot()).isEqualTo(snapshot);
   }
 
