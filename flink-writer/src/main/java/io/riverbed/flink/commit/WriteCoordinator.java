@@ -171,10 +171,10 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
         options.compactionDeltaCommits(), this::sendCompaction);
     List<TableService> services = new ArrayList<>();
     if (options.cleanAsyncEnabled()) {
-      services.add(TableService.cleaning(options.cleanOptions()));
+      services.add(TableService.cleaning(options.cleanOptions(), crashAt(FaultInjection.SERVICES_DURING_CLEAN)));
     }
     if (options.archiveAutomatic()) {
-      services.add(TableService.archiving(options.archiveOptions()));
+      services.add(TableService.archiving(options.archiveOptions(), crashAt(FaultInjection.SERVICES_DURING_ARCHIVE)));
     }
     this.tableServices = services.isEmpty() ? Optional.empty() : Optional.of(AsyncTableServices.of(services, r -> {
       Thread t = new Thread(r, "riverbed-table-services-" + options.tableName());
@@ -442,6 +442,22 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
       lease.release();
       leaseReleased = true;
     }
+  }
+
+  /**
+   * A fault point inside a table service: a failure a test injects there fails the job (as a crash
+   * of the job manager would end the service midway), so the restarted job must finish the clean
+   * or archival from what it left. A service's own failures only get logged.
+   */
+  private Runnable crashAt(String point) {
+    return () -> {
+      try {
+        FaultInjection.check(point);
+      } catch (FaultInjection.InjectedFault e) {
+        context.failJob(e);
+        throw e;
+      }
+    };
   }
 
   /** The committer of this writer lineage, with the lease check, the fault point and the post-commit actions. */

@@ -26,6 +26,11 @@ public final class FaultInjection {
    */
   public static final String COMPACTOR_DURING_COMPACTION = "compactor.during-compaction";
 
+  /** In the coordinator's table services, after a clean deleted a file and before it completes (the job fails). */
+  public static final String SERVICES_DURING_CLEAN = "table-services.during-clean";
+  /** In the coordinator's table services, after the archive file is written and before the archived instants go. */
+  public static final String SERVICES_DURING_ARCHIVE = "table-services.during-archive";
+
   private static final Map<String, java.util.Set<Integer>> ARMED = new ConcurrentHashMap<>();
   private static final Map<String, AtomicInteger> PASSES = new ConcurrentHashMap<>();
   private static final Map<String, AtomicInteger> FIRED = new ConcurrentHashMap<>();

@@ -9,6 +9,7 @@ import static io.riverbed.flink.sink.WriterFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.riverbed.flink.sink.ChunkedSource;
+import io.riverbed.flink.sink.FaultInjection;
 import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.flink.sink.WriterFixtures.Change;
 import io.riverbed.flink.sink.WriterFixtures;
@@ -152,6 +153,43 @@ class CleaningJobTest {
         .isBetween(4, 6);
     System.out.printf("ARCHIVING JOB: %d commits archived, %d active after a last archival%n", archived.size(),
         table.timeline().writeTimeline().completed().instants().size());
+  }
+
+  @Test
+  void aJobThatFailsMidCleanAndMidArchiveFinishesBothAfterItsRestartAndLosesNothing() throws Exception {
+    List<List<Change>> stream = changes(23, 3200, CHUNKS, 0.5, 0.02, 0.02);
+    var options = options(true);
+    options.put(ArchiveOptions.FLINK_MIN_COMMITS, "4");
+    options.put(ArchiveOptions.FLINK_MAX_COMMITS, "6");
+    String name = "services-faults";
+    FaultInjection.reset();
+    FaultInjection.arm(FaultInjection.SERVICES_DURING_CLEAN, 2);
+    FaultInjection.arm(FaultInjection.SERVICES_DURING_ARCHIVE, 1);
+    // the last chunk waits until both faults fired and a clean and an archival completed after them
+    ChunkedSource.holdBefore(name, CHUNKS - 1, () -> FaultInjection.fired(FaultInjection.SERVICES_DURING_CLEAN) == 1
+        && FaultInjection.fired(FaultInjection.SERVICES_DURING_ARCHIVE) == 1
+        && FaultInjection.passes(FaultInjection.SERVICES_DURING_CLEAN) > 2
+        && FaultInjection.passes(FaultInjection.SERVICES_DURING_ARCHIVE) > 1);
+    try {
+      write(name, stream, options, 2, 3, 1);
+    } finally {
+      FaultInjection.reset();
+    }
+
+    Table table = table(options);
+    assertThat(read(table)).as("every change, once").isEqualTo(expected(stream));
+    assertNoPendingWrites(table);
+    assertThat(completedCleans(table)).isNotEmpty();
+    assertThat(ArchivedTimeline.load(table).instants()).isNotEmpty();
+    var active = table.refreshTimeline();
+    assertThat(active.ofAction(Action.CLEAN).pending().instants().size()).as("pending cleans").isLessThanOrEqualTo(1);
+    var archivedTimes = new TreeSet<String>();
+    ArchivedTimeline.load(table).timeline().commitsTimeline().completed().instants().forEach(i -> archivedTimes.add(i.time()));
+    active.commitsTimeline().completed().instants().forEach(i -> assertThat(archivedTimes).as("in both timelines")
+        .doesNotContain(i.time()));
+    String earliestRetained = completedCleans(table).get(completedCleans(table).size() - 1).earliestCommitToRetain();
+    assertThat(checkTimeTravelFrom(table, earliestRetained, stream, ChunkedSource.positionsAtCheckpoints(name)))
+        .as("retained instants time-travelled").isPositive();
   }
 
   private static List<CleanMetadata> completedCleans(Table table) {
