@@ -79,6 +79,7 @@ class HostilePartitionValuesTest {
         "--table-path", table().toString(), "--table-name", "orders", "--table-type", "MERGE_ON_READ",
         "--record-key", "id", "--precombine", "ts", "--partition-path", "region",
         "--checkpoint-interval", "300ms", "--parallelism", "1", "--on-bad-record", onBadRecord,
+        "--checkpoint-dir", JobCheckpointFolders.create("hostile-partitions").toString(),
         "--schema", schema().toString()));
     a.addAll(List.of(more));
     return a.toArray(new String[0]);

@@ -90,7 +90,7 @@ class SecretsDoNotLeakTest {
   @Test
   void aCommittingJobWithAFailingHiveSyncLogsAndWritesNoSecret() throws Exception {
     Path table = dir.resolve("orders");
-    Path checkpoints = dir.resolve("checkpoints");
+    Path checkpoints = JobCheckpointFolders.create("secrets");
     List<String> logs;
     try (LogCapture capture = LogCapture.start(Level.INFO)) {
       runJob(args(input(GOOD_LINES), table, checkpoints));
@@ -109,7 +109,7 @@ class SecretsDoNotLeakTest {
   @Test
   void aJobFailingOnABadRecordNamesNoSecretInItsExceptionChainOrLogs() throws Exception {
     Path table = dir.resolve("orders");
-    Path checkpoints = dir.resolve("checkpoints");
+    Path checkpoints = JobCheckpointFolders.create("secrets");
     Path input = input(GOOD_LINES + "{\"id\": \"o3\", \"ts\": \"not a number\", \"amount\": 1.0, \"region\": \"eu\"}\n");
     Path schema = Files.writeString(dir.resolve("orders.avsc"), """
         {"type": "record", "name": "o", "fields": [{"name": "id", "type": "string"}, {"name": "ts", "type": "long"},
@@ -133,7 +133,7 @@ class SecretsDoNotLeakTest {
   @Test
   void aJobFailingInItsFirstCommitLeavesNoSecretInTheTimelineOrTheRetainedCheckpoint() throws Exception {
     Path table = dir.resolve("orders");
-    Path checkpoints = dir.resolve("checkpoints");
+    Path checkpoints = JobCheckpointFolders.create("secrets");
     FaultInjection.arm(FaultInjection.COORDINATOR_DURING_COMMIT, 1);
     Throwable failure;
     String logs;

@@ -38,7 +38,8 @@ public class WriteJobEndToEndTest {
     List<String> a = new ArrayList<>(List.of("--source", "file", "--input", input.toString(),
         "--table-path", table.toString(), "--table-name", "orders", "--table-type", type,
         "--record-key", "id", "--precombine", "ts", "--partition-path", "region", "--hive-style",
-        "--checkpoint-interval", "300ms", "--parallelism", "1"));
+        "--checkpoint-interval", "300ms", "--parallelism", "1",
+        "--checkpoint-dir", JobCheckpointFolders.create("end-to-end").toString()));
     a.addAll(List.of(more));
     return a.toArray(new String[0]);
   }

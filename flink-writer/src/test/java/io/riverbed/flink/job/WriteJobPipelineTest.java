@@ -29,9 +29,7 @@ class WriteJobPipelineTest {
         "--table-path", dir.resolve("table").toString(), "--table-name", "orders", "--table-type", "MERGE_ON_READ",
         "--record-key", "id", "--precombine", "ts", "--checkpoint-interval", "200ms", "--parallelism", "1"));
     if (!List.of(more).contains("--checkpoint-dir")) {
-      // Flink discards a finished job's checkpoints asynchronously; keep them out of the @TempDir
-      // so its cleanup cannot race with that.
-      args.addAll(List.of("--checkpoint-dir", Path.of(System.getProperty("java.io.tmpdir"), "pipeline-checkpoints").toString()));
+      args.addAll(List.of("--checkpoint-dir", JobCheckpointFolders.create("pipeline").toString()));
     }
     args.addAll(List.of(more));
     return WriteJobArguments.parse(args.toArray(new String[0]));

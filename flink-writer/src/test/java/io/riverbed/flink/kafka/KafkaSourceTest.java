@@ -3,6 +3,7 @@ package io.riverbed.flink.kafka;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.riverbed.flink.job.JobCheckpointFolders;
 import io.riverbed.flink.job.TableSinkBuilder;
 import io.riverbed.flink.job.WriteJob;
 import io.riverbed.flink.job.WriteJobArguments;
@@ -98,7 +99,8 @@ class KafkaSourceTest {
         "--topic", "trips", "--group-id", "trips-writer", "--bounded", "--schema", schema.toString(),
         "--table-path", table.toString(), "--table-name", "trips", "--table-type", "MERGE_ON_READ",
         "--record-key", "id", "--precombine", "ts", "--partition-path", "region",
-        "--checkpoint-interval", "300ms", "--parallelism", "2");
+        "--checkpoint-interval", "300ms", "--parallelism", "2",
+        "--checkpoint-dir", JobCheckpointFolders.create("kafka").toString());
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(WriteJob.flinkConfiguration(config));
     WriteJob.run(config, env, TableSinkBuilder.tableWriter());
     assertThat(WriteJobEndToEndTest.snapshot(table)).containsExactlyEntriesOf(new java.util.TreeMap<>(java.util.Map.of(
@@ -133,7 +135,7 @@ class KafkaSourceTest {
         "--topic", "resume", "--schema", schema.toString(), "--starting-offsets", "earliest",
         "--table-path", table.toString(), "--table-name", "resume", "--table-type", "MERGE_ON_READ",
         "--record-key", "id", "--precombine", "ts", "--partition-path", "region",
-        "--checkpoint-interval", "300ms", "--checkpoint-dir", work.resolve("checkpoints").toString(), "--parallelism", "1"));
+        "--checkpoint-interval", "300ms", "--checkpoint-dir", JobCheckpointFolders.create("kafka").toString(), "--parallelism", "1"));
 
     WriteJobConfig first = WriteJobArguments.parse(args.toArray(new String[0]));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(WriteJob.flinkConfiguration(first));
@@ -178,7 +180,8 @@ class KafkaSourceTest {
     String[] args = {"--source", "kafka", "--bootstrap-servers", broker.bootstrapServers(), "--topic", "rerun",
         "--group-id", "rerun-writer", "--bounded", "--schema", schema.toString(), "--table-path", table.toString(),
         "--table-name", "rerun", "--table-type", "MERGE_ON_READ", "--record-key", "id", "--precombine", "no_precombine",
-        "--partition-path", "region", "--checkpoint-interval", "100ms", "--parallelism", "2"};
+        "--partition-path", "region", "--checkpoint-interval", "100ms", "--parallelism", "2",
+        "--checkpoint-dir", JobCheckpointFolders.create("kafka-rerun").toString()};
     try (var load = io.riverbed.format.testing.CpuLoad.start(2)) {
       broker.send("rerun", 0, batch1.subList(0, 150));
       broker.send("rerun", 1, batch1.subList(150, 300));
