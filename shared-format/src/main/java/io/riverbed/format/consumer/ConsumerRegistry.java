@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -115,7 +116,7 @@ public final class ConsumerRegistry {
     Consumer.checkId(id);
     Consumer.checkPosition(id, position);
     Optional<Consumer> existing = get(id);
-    java.time.Instant now = clock.instant();
+    java.time.Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS); // as the file keeps it
     if (existing.isPresent() || !create(id, 1, position, now)) {
       throw new TableException("consumer " + id + " of table " + table.basePath() + " is registered already"
           + existing.map(c -> " at " + c.position()).orElse(""));
@@ -137,7 +138,7 @@ public final class ConsumerRegistry {
     for (int attempt = 1; ; attempt++) {
       TreeMap<Long, Path> versions = versions().getOrDefault(id, new TreeMap<>());
       long next = versions.isEmpty() ? 1 : versions.lastKey() + 1;
-      java.time.Instant now = clock.instant();
+      java.time.Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS); // as the file keeps it
       if (create(id, next, position, now)) {
         versions.values().forEach(this::deleteOlder);
         LOG.info("Consumer {} of table {} {} {}", id, table.basePath(), next == 1 ? "registered at" : "advanced to",
