@@ -91,13 +91,17 @@ final class SavepointCommand extends CommandGroup {
      *
      * @param rolledBack the instants rolled back, in the order they were
      * @param filesDeleted data files their rollbacks deleted
+     * @param rollbackLogFiles log files written with a rollback command block (MERGE_ON_READ appends)
      */
-    record Result(String savepoint, String restore, List<String> rolledBack, int filesDeleted) {}
+    record Result(String savepoint, String restore, List<String> rolledBack, int filesDeleted, int rollbackLogFiles) {}
 
     @Override
     void run(Table table, Output out) {
       RestoreMetadata done = io.riverbed.format.savepoint.Restore.of(table, instant).execute();
-      Result result = new Result(instant, done.startRestoreTime(), done.instantsToRollback(), done.totalFilesDeleted());
+      int logs = done.rollbacks().values().stream().flatMap(List::stream).filter(java.util.Objects::nonNull)
+          .flatMap(r -> r.partitionMetadata().values().stream()).mapToInt(p -> p.rollbackLogFiles().size()).sum();
+      Result result = new Result(instant, done.startRestoreTime(), done.instantsToRollback(), done.totalFilesDeleted(),
+          logs);
       if (out.isJson()) {
         out.json(result);
         return;
@@ -105,7 +109,8 @@ final class SavepointCommand extends CommandGroup {
       List<String> times = result.rolledBack();
       out.line("Restored table " + table.basePath() + " to savepoint " + instant + " with restore " + result.restore()
           + ": " + times.size() + " instants rolled back" + (times.isEmpty() ? "" : " (" + times.get(0) + " to "
-          + times.get(times.size() - 1) + ")") + ", " + result.filesDeleted() + " files deleted.");
+          + times.get(times.size() - 1) + ")") + ", " + result.filesDeleted() + " files deleted"
+          + (logs == 0 ? "" : ", " + logs + " log files with a rollback block written") + ".");
     }
   }
 }

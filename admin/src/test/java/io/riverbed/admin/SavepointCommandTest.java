@@ -76,6 +76,8 @@ class SavepointCommandTest {
     String restore = json.get("restore").asText();
     assertThat(t.timeline().ofAction(Action.RESTORE).completed().times()).containsExactly(restore);
     assertThat(json.get("rolledBack")).extracting(JsonNode::asText).containsExactly(fourth, third);
+    assertThat(json.get("rollbackLogFiles").asInt()).as("a rollback block in each slice each one appended to")
+        .isEqualTo(4);
     assertThat(t.timeline().writeTimeline().completed().last().orElseThrow().time()).isEqualTo(saved);
     assertThat(t.snapshot()).isEqualTo(atSavepoint);
   }
