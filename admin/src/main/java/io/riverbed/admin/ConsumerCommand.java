@@ -35,11 +35,7 @@ final class ConsumerCommand extends CommandGroup {
       if (!ConsumerRegistry.of(table).remove(id)) {
         throw new TableException("table " + table.basePath() + " has no consumer " + id + " ('consumers' lists them)");
       }
-      if (out.isJson()) {
-        out.json(new Result(id));
-        return;
-      }
-      out.line("Removed consumer " + id + ".");
+      out.result(new Result(id), "Removed consumer " + id + ".");
     }
   }
 }

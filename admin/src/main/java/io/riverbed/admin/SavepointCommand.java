@@ -42,12 +42,8 @@ final class SavepointCommand extends CommandGroup {
       Result result = new Result(instant, user, comments,
           m.dataFilesByPartition().values().stream().mapToInt(List::size).sum(),
           (int) m.dataFilesByPartition().values().stream().filter(f -> !f.isEmpty()).count());
-      if (out.isJson()) {
-        out.json(result);
-        return;
-      }
-      out.line("Savepoint " + instant + " created: " + result.files() + " files pinned in " + result.partitions()
-          + " partitions.");
+      out.result(result, "Savepoint " + instant + " created: " + result.files() + " files pinned in "
+          + result.partitions() + " partitions.");
     }
   }
 
@@ -67,11 +63,7 @@ final class SavepointCommand extends CommandGroup {
         throw new TableException("table " + table.basePath() + " has no savepoint at " + instant
             + " ('savepoints' lists them)");
       }
-      if (out.isJson()) {
-        out.json(new Result(instant));
-        return;
-      }
-      out.line("Deleted savepoint " + instant + ".");
+      out.result(new Result(instant), "Deleted savepoint " + instant + ".");
     }
   }
 
@@ -102,13 +94,9 @@ final class SavepointCommand extends CommandGroup {
           .flatMap(r -> r.partitionMetadata().values().stream()).mapToInt(p -> p.rollbackLogFiles().size()).sum();
       Result result = new Result(instant, done.startRestoreTime(), done.instantsToRollback(), done.totalFilesDeleted(),
           logs);
-      if (out.isJson()) {
-        out.json(result);
-        return;
-      }
       List<String> times = result.rolledBack();
-      out.line("Restored table " + table.basePath() + " to savepoint " + instant + " with restore " + result.restore()
-          + ": " + times.size() + " instants rolled back" + (times.isEmpty() ? "" : " (" + times.get(0) + " to "
+      out.result(result, "Restored table " + table.basePath() + " to savepoint " + instant + " with restore "
+          + result.restore() + ": " + times.size() + " instants rolled back" + (times.isEmpty() ? "" : " (" + times.get(0) + " to "
           + times.get(times.size() - 1) + ")") + ", " + result.filesDeleted() + " files deleted"
           + (logs == 0 ? "" : ", " + logs + " log files with a rollback block written") + ".");
     }
