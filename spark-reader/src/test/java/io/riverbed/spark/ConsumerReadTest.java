@@ -10,27 +10,19 @@ import io.riverbed.format.clean.CleanOptions;
 import io.riverbed.format.clean.CleanResult;
 import io.riverbed.format.clean.Cleaner;
 import io.riverbed.format.consumer.ConsumerRegistry;
-import io.riverbed.format.record.PayloadMergeRule;
 import io.riverbed.format.table.Table;
-import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableType;
-import io.riverbed.format.table.TimelineTimezone;
+import io.riverbed.format.testing.Orders;
 import io.riverbed.format.testing.SingleTaskEngine;
 import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.write.CompactionRunner;
 import io.riverbed.format.write.CompactionScheduler;
-import io.riverbed.format.write.RecordKeyer;
 import io.riverbed.format.write.WriteOptions;
-import io.riverbed.format.write.WriteRecord;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.avro.Schema;
-import org.apache.avro.SchemaBuilder;
-import org.apache.avro.generic.GenericData;
-import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -47,22 +39,16 @@ import org.junit.jupiter.api.io.TempDir;
  * on a missing file.
  */
 class ConsumerReadTest {
-  static final Schema SCHEMA = SchemaBuilder.record("orders_record").namespace("hoodie.orders").fields()
-      .requiredString("id")
-      .optionalString("name")
-      .requiredLong("ts")
-      .requiredString("dt")
-      .endRecord();
-  static final List<String> DAYS = List.of("2024-01-01", "2024-01-02");
-  static final int KEYS = 6;
   static final CleanOptions RETAIN_TWO = CleanOptions.fromMap(Map.of(CleanOptions.COMMITS_RETAINED, "2"));
   static final ArchiveOptions KEEP_THREE_TO_FIVE = ArchiveOptions.fromMap(Map.of(ArchiveOptions.MIN_COMMITS, "3",
       ArchiveOptions.MAX_COMMITS, "5", ArchiveOptions.COMPACTION_DELTA_COMMITS, "1"));
 
   final SparkSession spark = SparkTestSession.get();
+  /** The clock the writer's cleans and archivals measure consumer expiry on, unless a test moves it on. */
+  final Clock now = Clock.systemUTC();
   @TempDir java.nio.file.Path dir;
 
-  /** The writer: each round upserts k0..k5 with {@code name = r<round>}; a compaction after every third. */
+  /** The writer of an {@link Orders} table: a round upserts k0..k5 with {@code name = r<round>}; a compaction after every third. */
   static final class Writer {
     final Table table;
     final SingleTaskEngine engine;
@@ -72,13 +58,9 @@ class ConsumerReadTest {
     boolean archive = true;
 
     Writer(java.nio.file.Path dir) throws Exception {
-      TableConfig config = TableConfig.builder("orders").type(TableType.MERGE_ON_READ)
-          .recordKeyFields(List.of("id")).partitionFields(List.of("dt")).precombineField("ts")
-          .payloadClass(PayloadMergeRule.EVENT_TIME.payloadClass()).timelineTimezone(TimelineTimezone.UTC)
-          .createSchema(SCHEMA.toString()).build();
       FileSystem fs = FileSystem.getLocal(new Configuration());
-      table = Table.create(fs, new Path(dir.toUri().toString(), "orders"), config);
-      engine = new SingleTaskEngine(table, SCHEMA, WriteOptions.defaults());
+      table = Table.create(fs, new Path(dir.toUri().toString(), "orders"), Orders.config(TableType.MERGE_ON_READ));
+      engine = new SingleTaskEngine(table, Orders.SCHEMA, WriteOptions.defaults());
     }
 
     String path() {
@@ -91,17 +73,7 @@ class ConsumerReadTest {
      */
     void round(Clock clock) {
       int round = rounds.size() + 1;
-      RecordKeyer keyer = RecordKeyer.forTable(table.config());
-      List<WriteRecord> batch = new ArrayList<>();
-      for (int k = 0; k < KEYS; k++) {
-        GenericRecord r = new GenericData.Record(SCHEMA);
-        r.put("id", "k" + k);
-        r.put("name", "r" + round);
-        r.put("ts", (long) round);
-        r.put("dt", DAYS.get(k % 2));
-        batch.add(keyer.toWriteRecord(r));
-      }
-      rounds.add(engine.write(WriteOperationType.UPSERT, batch, Map.of()));
+      rounds.add(engine.write(WriteOperationType.UPSERT, Orders.round(table.config(), round), Map.of()));
       if (round % 3 == 0) {
         String compaction = CompactionScheduler.of(table).execute().instantTime().orElseThrow();
         CompactionRunner.of(table, compaction).execute();
@@ -139,7 +111,7 @@ class ConsumerReadTest {
   /** What the batch of round {@code round} returns: every key with that round's name and commit time. */
   static List<String> changesOf(Writer w, int round) {
     List<String> out = new ArrayList<>();
-    for (int k = 0; k < KEYS; k++) {
+    for (int k = 0; k < Orders.KEYS; k++) {
       out.add("k" + k + " r" + round + " " + w.rounds.get(round - 1));
     }
     return out;
@@ -149,20 +121,27 @@ class ConsumerReadTest {
     return ConsumerRegistry.of(w.table).get("etl").orElseThrow().position();
   }
 
+  /**
+   * Reads the batch of round {@code round} as consumer {@code etl}, by end instant from the previous
+   * round's commit, and checks that it holds that round's changes and recorded its begin.
+   */
+  void readBatch(Writer w, int round) {
+    String begin = round == 1 ? "000" : w.rounds.get(round - 2);
+    assertThat(read(w, begin, w.rounds.get(round - 1))).as("batch of round " + round)
+        .containsExactlyElementsOf(changesOf(w, round));
+    assertThat(position(w)).as("the begin of the read, not its end").isEqualTo(begin);
+  }
+
   @Test
   void aConsumerFarBehindTheCleanerReadsEveryChangeOneCommitPerBatch() throws Exception {
     Writer w = new Writer(dir);
-    Clock now = Clock.systemUTC();
     w.rounds(2, now);
-    assertThat(read(w, "000", w.rounds.get(0))).containsExactlyElementsOf(changesOf(w, 1));
-    assertThat(position(w)).as("the begin of the read, not its end").isEqualTo("000");
+    readBatch(w, 1);
 
     w.rounds(12, now);
     int behind = w.rounds.size();
     for (int round = 2; round <= behind; round++) {
-      assertThat(read(w, w.rounds.get(round - 2), w.rounds.get(round - 1))).as("round " + round)
-          .containsExactlyElementsOf(changesOf(w, round));
-      assertThat(position(w)).isEqualTo(w.rounds.get(round - 2));
+      readBatch(w, round);
       w.round(now);
     }
 
@@ -176,10 +155,9 @@ class ConsumerReadTest {
   @Test
   void anExpiredConsumerStopsPinningAndItsNextReadIsRefusedAtLoad() throws Exception {
     Writer w = new Writer(dir);
-    Clock now = Clock.systemUTC();
     w.rounds(3, now);
-    assertThat(read(w, "000", w.rounds.get(0))).containsExactlyElementsOf(changesOf(w, 1));
-    assertThat(read(w, w.rounds.get(0), w.rounds.get(1))).containsExactlyElementsOf(changesOf(w, 2));
+    readBatch(w, 1);
+    readBatch(w, 2);
 
     w.archive = false; // so that the plain read below fails on the cleaned files, not on archived instants
     w.rounds(6, Clock.offset(now, Duration.ofDays(8)));

@@ -1,5 +1,6 @@
 package io.riverbed.format.write;
 
+import static io.riverbed.format.write.CleanTestTable.cleanOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -39,33 +40,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ConsumerRetentionTest {
   @TempDir java.nio.file.Path dir;
 
-  private static CleanOptions options(CleaningPolicy policy, int commits, int versions) {
-    return CleanOptions.fromMap(Map.of(CleanOptions.POLICY, policy.name(),
-        CleanOptions.COMMITS_RETAINED, Integer.toString(commits),
-        CleanOptions.FILE_VERSIONS_RETAINED, Integer.toString(versions)));
-  }
-
-  /** r1, r2, compaction c1, r3, r4, compaction c2, r5: slices t1 (logs), c1 and c2 per file group. */
-  private CleanTestTable morWithTwoCompactions() throws Exception {
-    var t = CleanTestTable.create(dir, TableType.MERGE_ON_READ);
-    t.upsertRound(1);
-    t.upsertRound(2);
-    t.compact();
-    t.upsertRound(3);
-    t.upsertRound(4);
-    t.compact();
-    t.upsertRound(5);
-    return t;
-  }
-
-  private CleanTestTable cowWithRounds(int rounds) throws Exception {
-    var t = CleanTestTable.create(dir, TableType.COPY_ON_WRITE);
-    for (int r = 1; r <= rounds; r++) {
-      t.upsertRound(r);
-    }
-    return t;
-  }
-
   private static TreeSet<String> slices(CleanTestTable t) {
     return t.dataFiles().stream().map(CleanTestTable::sliceOf).collect(Collectors.toCollection(TreeSet::new));
   }
@@ -81,20 +55,20 @@ class ConsumerRetentionTest {
 
   @Test
   void keepLatestCommitsOnMergeOnReadKeepsTheSlicesALaggingConsumerReadsUntilItAdvances() throws Exception {
-    var t = morWithTwoCompactions();
+    var t = CleanTestTable.morWithTwoCompactions(dir);
     List<String> w = t.writes();
     var fromFirst = t.incremental(w.get(0), w.get(6));
     var fromThird = t.incremental(w.get(3), w.get(6));
     var before = t.dataFiles();
     consumers(t).register("etl", w.get(0));
 
-    assertThat(Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_COMMITS, 3, 1)).execute())
+    assertThat(Cleaner.of(t.table).options(cleanOptions(CleaningPolicy.KEEP_LATEST_COMMITS, 3, 1)).execute())
         .as("the slice of t1 is the newest before r2, the first commit the consumer reads next").isEmpty();
     assertThat(t.dataFiles()).isEqualTo(before);
     assertThat(t.incremental(w.get(0), w.get(6))).isEqualTo(fromFirst);
 
     consumers(t).advance("etl", w.get(3));
-    CleanResult clean = Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_COMMITS, 3, 1)).execute().get(0);
+    CleanResult clean = Cleaner.of(t.table).options(cleanOptions(CleaningPolicy.KEEP_LATEST_COMMITS, 3, 1)).execute().get(0);
 
     assertThat(clean.earliestInstantRetained()).as("as without a consumer").isEqualTo(w.get(4));
     assertThat(clean.filesDeleted()).isEqualTo(4);
@@ -104,13 +78,13 @@ class ConsumerRetentionTest {
 
   @Test
   void keepLatestCommitsHoldsTheEarliestRetainedInstantAtTheConsumersNextCommit() throws Exception {
-    var t = cowWithRounds(5);
+    var t = CleanTestTable.cowWithRounds(dir, 5);
     List<String> w = t.writes();
     var nextBatch = t.incremental(w.get(1), w.get(2));
     var toTheEnd = t.incremental(w.get(1), w.get(4));
     consumers(t).register("etl", w.get(1));
 
-    CleanResult clean = Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_COMMITS, 1, 1)).execute().get(0);
+    CleanResult clean = Cleaner.of(t.table).options(cleanOptions(CleaningPolicy.KEEP_LATEST_COMMITS, 1, 1)).execute().get(0);
 
     assertThat(clean.earliestInstantRetained()).as("w4 without the consumer").isEqualTo(w.get(2));
     assertThat(slices(t)).containsExactly(w.get(1), w.get(2), w.get(3), w.get(4));
@@ -120,7 +94,7 @@ class ConsumerRetentionTest {
 
   @Test
   void keepLatestByHoursIsHeldBackTheSameWay() throws Exception {
-    var t = cowWithRounds(4);
+    var t = CleanTestTable.cowWithRounds(dir, 4);
     List<String> w = t.writes();
     var zone = t.table.config().timelineTimezone().zoneId();
     var now = InstantTime.parseToDateTime(w.get(2)).plusHours(1).atZone(zone).toInstant();
@@ -141,12 +115,12 @@ class ConsumerRetentionTest {
 
   @Test
   void keepLatestFileVersionsKeepsTheSlicesHoldingTheConsumersNextCommits() throws Exception {
-    var t = morWithTwoCompactions();
+    var t = CleanTestTable.morWithTwoCompactions(dir);
     List<String> w = t.writes();
     var fromThird = t.incremental(w.get(3), w.get(6));
     consumers(t).register("etl", w.get(3));
 
-    CleanResult clean = Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_FILE_VERSIONS, 10, 1))
+    CleanResult clean = Cleaner.of(t.table).options(cleanOptions(CleaningPolicy.KEEP_LATEST_FILE_VERSIONS, 10, 1))
         .execute().get(0);
 
     assertThat(slices(t)).as("c1's slice holds r4's logs, which the consumer reads next; t1's goes")
@@ -156,19 +130,19 @@ class ConsumerRetentionTest {
 
     consumers(t).advance("etl", w.get(5));
     t.upsertRound(6);
-    Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_FILE_VERSIONS, 10, 1)).execute();
+    Cleaner.of(t.table).options(cleanOptions(CleaningPolicy.KEEP_LATEST_FILE_VERSIONS, 10, 1)).execute();
     assertThat(slices(t)).as("one version, as without a consumer").containsExactly(w.get(5));
   }
 
   @Test
   void keepLatestFileVersionsKeepsEverySliceForAConsumerAtTheStart() throws Exception {
-    var t = morWithTwoCompactions();
+    var t = CleanTestTable.morWithTwoCompactions(dir);
     List<String> w = t.writes();
     var everything = t.incremental("000", w.get(6));
     var before = t.dataFiles();
     consumers(t).register("etl", "000");
 
-    assertThat(Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_FILE_VERSIONS, 10, 1)).execute())
+    assertThat(Cleaner.of(t.table).options(cleanOptions(CleaningPolicy.KEEP_LATEST_FILE_VERSIONS, 10, 1)).execute())
         .isEmpty();
     assertThat(t.dataFiles()).isEqualTo(before);
     assertThat(t.incremental("000", w.get(6))).isEqualTo(everything);
@@ -176,11 +150,11 @@ class ConsumerRetentionTest {
 
   @Test
   void anExpiredConsumerNoLongerPinsAndItsNextReadIsRefusedInsteadOfMissingFiles() throws Exception {
-    var t = cowWithRounds(5);
+    var t = CleanTestTable.cowWithRounds(dir, 5);
     List<String> w = t.writes();
     recordedEightDaysAgo(t).register("etl", w.get(0));
 
-    CleanResult clean = Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_COMMITS, 1, 1)).execute().get(0);
+    CleanResult clean = Cleaner.of(t.table).options(cleanOptions(CleaningPolicy.KEEP_LATEST_COMMITS, 1, 1)).execute().get(0);
 
     assertThat(clean.earliestInstantRetained()).isEqualTo(w.get(4));
     assertThat(slices(t)).containsExactly(w.get(3), w.get(4));
@@ -200,7 +174,7 @@ class ConsumerRetentionTest {
 
   @Test
   void theExpirationIsACleanOption() throws Exception {
-    var t = cowWithRounds(4);
+    var t = CleanTestTable.cowWithRounds(dir, 4);
     List<String> w = t.writes();
     ConsumerRegistry.of(t.table, Clock.offset(Clock.systemUTC(), Duration.ofHours(-2))).register("etl", w.get(0));
     var conf = new HashMap<>(Map.of(CleanOptions.COMMITS_RETAINED, "1"));
@@ -214,14 +188,14 @@ class ConsumerRetentionTest {
 
   @Test
   void aConsumerBehindTheLastCleanDoesNotMoveTheEarliestRetainedInstantBack() throws Exception {
-    var t = cowWithRounds(5);
-    Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_COMMITS, 2, 1)).execute();
+    var t = CleanTestTable.cowWithRounds(dir, 5);
+    Cleaner.of(t.table).options(cleanOptions(CleaningPolicy.KEEP_LATEST_COMMITS, 2, 1)).execute();
     List<String> w = t.writes();
     consumers(t).register("late", w.get(0));
     t.upsertRound(6);
     t.upsertRound(7);
 
-    List<CleanResult> cleans = Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_COMMITS, 2, 1)).execute();
+    List<CleanResult> cleans = Cleaner.of(t.table).options(cleanOptions(CleaningPolicy.KEEP_LATEST_COMMITS, 2, 1)).execute();
 
     assertThat(cleans).as("held at the last clean's earliest retained w3, where nothing more goes").isEmpty();
     assertThat(slices(t)).containsExactly(w.get(2), w.get(3), w.get(4), t.writes().get(5), t.writes().get(6));
@@ -231,7 +205,7 @@ class ConsumerRetentionTest {
 
   @Test
   void archivalStopsAtTheFirstCommitALiveConsumerReadsNext() throws Exception {
-    var t = cowWithRounds(7);
+    var t = CleanTestTable.cowWithRounds(dir, 7);
     List<String> w = t.writes();
     var fromSecond = t.incremental(w.get(1), w.get(6));
     ArchiveOptions keep = ArchiveOptions.fromMap(Map.of(ArchiveOptions.MIN_COMMITS, "2", ArchiveOptions.MAX_COMMITS, "4"));
@@ -250,7 +224,7 @@ class ConsumerRetentionTest {
 
   @Test
   void aConsumerReadBeginsAtItsPositionAndRecordsTheBeginNotTheEnd() throws Exception {
-    var t = cowWithRounds(4);
+    var t = CleanTestTable.cowWithRounds(dir, 4);
     List<String> w = t.writes();
 
     assertThatThrownBy(() -> TableReads.lines(t.table, QuerySpec.incrementalFor("etl", null, null)))
