@@ -11,8 +11,9 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code riverbed-admin}: the operators' command line over the format core. Each subcommand opens
- * one table and either shows its state (timeline, file slices, compactions, config) or runs one of
- * the table's verbs offline (compaction, clean, archival, rollback).
+ * one table and either shows its state (timeline, file slices, compactions, savepoints, consumers,
+ * config) or runs one of the table's verbs offline (compaction, clean, archival, rollback,
+ * savepoints and restore, removing a consumer).
  */
 @Command(name = "riverbed-admin", mixinStandardHelpOptions = true, versionProvider = AdminCommand.Version.class,
     usageHelpWidth = 110,
@@ -25,6 +26,10 @@ import picocli.CommandLine.Spec;
         CleanCommand.class,
         ArchiveCommand.class,
         RollbackCommand.class,
+        SavepointsCommand.class,
+        SavepointCommand.class,
+        ConsumersCommand.class,
+        ConsumerCommand.class,
         ShowConfigCommand.class},
     footer = {"", "Every command takes --json, --conf KEY=VALUE (repeatable) and --verbose; '<command> --help' lists its own.",
         "Exit status: 0 done, 1 the command failed (one line on stderr), 2 a bad command line."})

@@ -3,6 +3,7 @@ package io.riverbed.admin;
 import io.riverbed.format.archive.ArchiveOptions;
 import io.riverbed.format.archive.ArchiveResult;
 import io.riverbed.format.archive.Archiver;
+import io.riverbed.format.consumer.ConsumerOptions;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.Instant;
 import java.util.ArrayList;
@@ -15,10 +16,11 @@ import picocli.CommandLine.Option;
 @Command(name = "archive",
     description = {"Moves the oldest completed instants of the active timeline into .hoodie/archived/ (a file Hudi's "
         + "archived timeline reads) once more than --max-commits completed commits are active, down to "
-        + "--min-commits; never past a savepoint, a pending write or compaction, or what the last clean retained."})
+        + "--min-commits; never past a savepoint, a pending write or compaction, what the last clean retained, or "
+        + "what a live registered consumer reads next ('consumers')."})
 final class ArchiveCommand extends TableCommand {
   private static final Set<String> KEYS = Set.of(ArchiveOptions.MIN_COMMITS, ArchiveOptions.MAX_COMMITS,
-      ArchiveOptions.COMPACTION_DELTA_COMMITS, ArchiveOptions.MAX_INSTANTS_PER_RUN);
+      ArchiveOptions.COMPACTION_DELTA_COMMITS, ArchiveOptions.MAX_INSTANTS_PER_RUN, ConsumerOptions.EXPIRATION);
 
   @Option(names = "--min-commits", paramLabel = "N", description = "hoodie.keep.min.commits (default 20): "
       + "completed commits left active.")
@@ -29,7 +31,8 @@ final class ArchiveCommand extends TableCommand {
   Integer maxCommits;
 
   @Option(names = "--option", paramLabel = "KEY=VALUE", description = "An archival option (repeatable): the "
-      + "Archival options of docs/OPTIONS.md (the writer keys; the Flink names are not read). The flags above win "
+      + "Archival options of docs/OPTIONS.md (the writer keys; the Flink names are not read) and "
+      + "riverbed.consumer.expiration. The flags above win "
       + "over the same key here.")
   List<String> options = new ArrayList<>();
 

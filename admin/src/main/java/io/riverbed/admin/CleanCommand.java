@@ -3,6 +3,7 @@ package io.riverbed.admin;
 import io.riverbed.format.clean.CleanOptions;
 import io.riverbed.format.clean.CleanResult;
 import io.riverbed.format.clean.Cleaner;
+import io.riverbed.format.consumer.ConsumerOptions;
 import io.riverbed.format.table.Table;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,11 +15,12 @@ import picocli.CommandLine.Option;
 @Command(name = "clean",
     description = {"Cleans the table as Hudi's clean action does: finishes any pending clean from its plan, then plans "
         + "and runs a new one if the policy finds file slices no query inside the retention window reads. The latest "
-        + "slice of each file group, the slices of pending compactions and savepointed files are never deleted."})
+        + "slice of each file group, the slices of pending compactions, savepointed files and what a live registered "
+        + "consumer reads next ('consumers') are never deleted."})
 final class CleanCommand extends TableCommand {
   private static final Set<String> KEYS = Set.of(CleanOptions.POLICY, CleanOptions.COMMITS_RETAINED,
       CleanOptions.HOURS_RETAINED, CleanOptions.FILE_VERSIONS_RETAINED, CleanOptions.INCREMENTAL_MODE,
-      CleanOptions.MAX_COMMITS);
+      CleanOptions.MAX_COMMITS, ConsumerOptions.EXPIRATION);
 
   @Option(names = "--policy", paramLabel = "POLICY", description = "hoodie.cleaner.policy: KEEP_LATEST_COMMITS "
       + "(default), KEEP_LATEST_BY_HOURS or KEEP_LATEST_FILE_VERSIONS.")
@@ -29,7 +31,8 @@ final class CleanCommand extends TableCommand {
   Integer retainCommits;
 
   @Option(names = "--option", paramLabel = "KEY=VALUE", description = "A clean option under its Hudi name "
-      + "(repeatable): the Cleaning options of docs/OPTIONS.md (the writer keys; the Flink names are not read). "
+      + "(repeatable): the Cleaning options of docs/OPTIONS.md (the writer keys; the Flink names are not read) and "
+      + "riverbed.consumer.expiration. "
       + "The flags above win over the same key here.")
   List<String> options = new ArrayList<>();
 

@@ -34,6 +34,15 @@ final class Output {
     out.flush();
   }
 
+  /** Prints {@code document} as JSON with {@code --json}, else the line {@code text}. */
+  void result(Object document, String text) {
+    if (json) {
+      json(document);
+    } else {
+      line(text);
+    }
+  }
+
   /** Prints a table (text output only). */
   void table(TextTable<?> table) {
     table.print(out);

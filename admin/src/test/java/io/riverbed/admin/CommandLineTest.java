@@ -91,7 +91,8 @@ class CommandLineTest {
     assertThat(command.err()).startsWith("riverbed-admin: Unmatched arguments from index 0: 'show-commits'");
     assertThat(none.status()).isEqualTo(2);
     assertThat(none.err().strip()).isEqualTo("riverbed-admin: name a command: commits, file-slices, compactions, "
-        + "compact, clean, archive, rollback, show-config (riverbed-admin --help lists the options)");
+        + "compact, clean, archive, rollback, savepoints, savepoint, consumers, consumer, show-config "
+        + "(riverbed-admin --help lists the options)");
     assertThat(noPath.status()).isEqualTo(2);
     assertThat(noPath.err()).startsWith("riverbed-admin commits: Missing required parameter: 'PATH'");
   }

@@ -3,28 +3,23 @@ package io.riverbed.admin;
 import io.riverbed.format.file.FileSystemViewLoader;
 import io.riverbed.format.query.QuerySpec;
 import io.riverbed.format.record.MetaFields;
-import io.riverbed.format.record.PayloadMergeRule;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableType;
-import io.riverbed.format.table.TimelineTimezone;
+import io.riverbed.format.testing.Orders;
 import io.riverbed.format.testing.SingleTaskEngine;
 import io.riverbed.format.testing.TableReads;
 import io.riverbed.format.timeline.Timeline;
 import io.riverbed.format.timeline.WriteOperationType;
-import io.riverbed.format.write.RecordKeyer;
 import io.riverbed.format.write.WriteOptions;
 import io.riverbed.format.write.WriteRecord;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.avro.Schema;
-import org.apache.avro.SchemaBuilder;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
@@ -32,20 +27,14 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * A small orders table written through the core's writer and committer ({@link SingleTaskEngine}, a
- * map as the engine's index): key {@code id}, ordering field {@code ts}, partitioned by {@code dt} over two
- * days. Each round upserts keys k0..k5 (so every file group gets a new slice, or a new log file on
- * MERGE_ON_READ); {@link #bulkInsert} writes base files whatever the table type.
+ * The tests' orders table ({@link Orders}: key {@code id}, ordering field {@code ts}, partitioned by
+ * {@code dt} over two days) written through the core's writer and committer ({@link SingleTaskEngine}, a
+ * map as the engine's index). Each round upserts keys k0..k5 (so every file group gets a new slice, or a
+ * new log file on MERGE_ON_READ); {@link #bulkInsert} writes base files whatever the table type.
  */
 final class OrdersTable {
-  static final Schema SCHEMA = SchemaBuilder.record("orders_record").namespace("hoodie.orders").fields()
-      .requiredString("id")
-      .optionalString("name")
-      .requiredLong("ts")
-      .requiredString("dt")
-      .endRecord();
-  static final List<String> DAYS = List.of("2024-01-01", "2024-01-02");
-  static final int KEYS = 6;
+  static final Schema SCHEMA = Orders.SCHEMA;
+  static final List<String> DAYS = Orders.DAYS;
 
   final Table table;
   private final SingleTaskEngine engine;
@@ -57,12 +46,7 @@ final class OrdersTable {
 
   /** A new table at {@code uri} on the file system {@code conf} reaches. */
   static OrdersTable create(String uri, TableType type, Configuration conf) {
-    TableConfig config = TableConfig.builder("orders").type(type)
-        .recordKeyFields(List.of("id")).partitionFields(List.of("dt")).precombineField("ts")
-        .payloadClass(PayloadMergeRule.EVENT_TIME.payloadClass())
-        .timelineTimezone(TimelineTimezone.UTC)
-        .createSchema(SCHEMA.toString())
-        .build();
+    TableConfig config = Orders.config(type);
     Path base = new Path(uri);
     try {
       return new OrdersTable(Table.create(base.getFileSystem(conf), base, config));
@@ -95,17 +79,7 @@ final class OrdersTable {
   }
 
   private List<WriteRecord> round(int round) {
-    RecordKeyer keyer = RecordKeyer.forTable(table.config());
-    List<WriteRecord> batch = new ArrayList<>();
-    for (int k = 0; k < KEYS; k++) {
-      GenericRecord r = new GenericData.Record(SCHEMA);
-      r.put("id", "k" + k);
-      r.put("name", "r" + round);
-      r.put("ts", (long) round);
-      r.put("dt", DAYS.get(k % 2));
-      batch.add(keyer.toWriteRecord(r));
-    }
-    return batch;
+    return Orders.round(table.config(), round);
   }
 
   Timeline timeline() {

@@ -14,9 +14,16 @@ public enum ReadOption {
       "snapshot (latest merged file slices), read_optimized (base files only) or incremental.",
       List.of("snapshot", "read_optimized", "incremental")),
   BEGIN_INSTANT(QuerySpec.BEGIN_INSTANT, null,
-      "Incremental queries: instants strictly after this one are read (required; 000 = from the start).", List.of()),
+      "Incremental queries: instants strictly after this one are read (required unless consumer-id names a "
+          + "registered consumer; 000 = from the start).", List.of()),
   END_INSTANT(QuerySpec.END_INSTANT, null,
       "Incremental queries: last instant read, inclusive (default: the latest completed instant).", List.of()),
+  CONSUMER_ID(QuerySpec.CONSUMER_ID, null,
+      "Incremental queries (Riverbed, Paimon's name): the registered consumer this read is for. When the read is "
+          + "planned (load()), its begin instant, or without one the consumer's stored position, is recorded as the "
+          + "consumer's position; until it records a later one or expires (riverbed.consumer.expiration), cleaning and "
+          + "archival keep what a read from there needs. The end is not recorded: pass the previous read's end as the "
+          + "next begin to move on.", List.of()),
   AS_OF_INSTANT(QuerySpec.AS_OF_INSTANT, null,
       "Time travel: read the table as of this instant (yyyyMMddHHmmssSSS, yyyyMMddHHmmss, yyyy-MM-dd HH:mm:ss[.SSS] "
           + "or yyyy-MM-dd).", List.of()),

@@ -1,5 +1,6 @@
 package io.riverbed.format.archive;
 
+import io.riverbed.format.consumer.ConsumerOptions;
 import io.riverbed.format.options.IntegerOption;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -17,9 +18,11 @@ import java.util.Map;
  *     still counts them (Hudi's {@code CompactionUtils.getOldestInstantToRetainForCompaction})
  * @param maxInstantsPerRun {@value #MAX_INSTANTS_PER_RUN}: instants one run archives at most, so a
  *     large backlog is worked off over several runs instead of stalling one
+ * @param consumers how long a registered consumer holds archival back ({@link ConsumerOptions#EXPIRATION},
+ *     read from the same map)
  */
 public record ArchiveOptions(int minCommitsToKeep, int maxCommitsToKeep, int compactionDeltaCommits,
-    int maxInstantsPerRun) {
+    int maxInstantsPerRun, ConsumerOptions consumers) {
 
   public static final String MIN_COMMITS = "hoodie.keep.min.commits";
   public static final String MAX_COMMITS = "hoodie.keep.max.commits";
@@ -35,6 +38,7 @@ public record ArchiveOptions(int minCommitsToKeep, int maxCommitsToKeep, int com
   public static final Map<String, String[]> DESCRIPTIONS = descriptions();
 
   public ArchiveOptions {
+    java.util.Objects.requireNonNull(consumers, "consumers");
     if (minCommitsToKeep < 1 || maxCommitsToKeep <= minCommitsToKeep || compactionDeltaCommits < 1
         || maxInstantsPerRun < 1) {
       throw new IllegalArgumentException("archival needs 1 <= " + MIN_COMMITS + " < " + MAX_COMMITS + ", "
@@ -54,7 +58,8 @@ public record ArchiveOptions(int minCommitsToKeep, int maxCommitsToKeep, int com
         integer(conf, MIN_COMMITS, null, 20),
         integer(conf, MAX_COMMITS, null, 30),
         integer(conf, COMPACTION_DELTA_COMMITS, null, 5),
-        integer(conf, MAX_INSTANTS_PER_RUN, null, 500));
+        integer(conf, MAX_INSTANTS_PER_RUN, null, 500),
+        ConsumerOptions.fromMap(conf));
   }
 
   /**
@@ -67,7 +72,8 @@ public record ArchiveOptions(int minCommitsToKeep, int maxCommitsToKeep, int com
         integer(conf, FLINK_MIN_COMMITS, MIN_COMMITS, 40),
         integer(conf, FLINK_MAX_COMMITS, MAX_COMMITS, 50),
         integer(conf, FLINK_COMPACTION_DELTA_COMMITS, COMPACTION_DELTA_COMMITS, 5),
-        integer(conf, MAX_INSTANTS_PER_RUN, null, 500));
+        integer(conf, MAX_INSTANTS_PER_RUN, null, 500),
+        ConsumerOptions.fromMap(conf));
   }
 
   private static int integer(Map<String, String> conf, String key, String fallbackKey, int defaultValue) {

@@ -23,7 +23,9 @@ import java.util.Optional;
  *       delta commits since while they are fewer than the compaction trigger, the first replacecommit
  *       whose replaced files the last clean may not have deleted yet, and the last clean's
  *       earliest retained commit (Riverbed: its incremental cleaning and time-travel checks read
- *       the commits from there on);
+ *       the commits from there on), and (Riverbed) the first commit the oldest live registered
+ *       consumer's next read returns ({@link io.riverbed.format.consumer.ConsumerPin}): incremental
+ *       reads into archived instants fail;
  * </ul>
  *
  * The caller archives at most {@link ArchiveOptions#maxInstantsPerRun()} of them, oldest first.
@@ -38,9 +40,10 @@ final class ArchivePlanner {
    * Every completed instant due for archival, oldest first.
    *
    * @param earliestRetainedByClean the last completed clean's {@code earliestCommitToRetain}, if any
+   * @param neededByConsumer the first commit a live consumer's next read returns, if any
    */
   static List<Instant> plan(Timeline active, TableType type, ArchiveOptions options,
-      Optional<String> earliestRetainedByClean) {
+      Optional<String> earliestRetainedByClean, Optional<String> neededByConsumer) {
     List<Instant> chosen = new ArrayList<>();
     for (Action action : List.of(Action.CLEAN, Action.ROLLBACK)) {
       List<Instant> done = active.ofAction(action).completed().instants();
@@ -48,13 +51,13 @@ final class ArchivePlanner {
         chosen.addAll(done.subList(0, done.size() - options.minCommitsToKeep()));
       }
     }
-    chosen.addAll(commitsToArchive(active, type, options, earliestRetainedByClean));
+    chosen.addAll(commitsToArchive(active, type, options, earliestRetainedByClean, neededByConsumer));
     chosen.sort(Comparator.naturalOrder());
     return List.copyOf(chosen);
   }
 
   private static List<Instant> commitsToArchive(Timeline active, TableType type, ArchiveOptions options,
-      Optional<String> earliestRetainedByClean) {
+      Optional<String> earliestRetainedByClean, Optional<String> neededByConsumer) {
     List<Instant> commits = active.commitsTimeline().completed().instants();
     if (commits.size() <= options.maxCommitsToKeep()) {
       return List.of();
@@ -64,7 +67,8 @@ final class ArchivePlanner {
         oldestCommitToRetainForPendingWrites(active, commits),
         type == TableType.MERGE_ON_READ ? oldestToRetainForCompaction(active, options) : Optional.empty(),
         oldestReplaceToRetain(active, earliestRetainedByClean),
-        earliestRetainedByClean.filter(t -> !t.isEmpty())));
+        earliestRetainedByClean.filter(t -> !t.isEmpty()),
+        neededByConsumer));
     int limit = commits.size() - options.minCommitsToKeep();
     List<Instant> out = new ArrayList<>();
     for (Instant c : commits) {

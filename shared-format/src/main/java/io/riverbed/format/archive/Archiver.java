@@ -2,6 +2,7 @@ package io.riverbed.format.archive;
 
 import io.riverbed.format.TableOperation;
 import io.riverbed.format.TableException;
+import io.riverbed.format.consumer.ConsumerPin;
 import io.riverbed.format.log.AvroDataBlock;
 import io.riverbed.format.log.LogFileWriter;
 import io.riverbed.format.table.Table;
@@ -13,6 +14,7 @@ import io.riverbed.format.timeline.Timeline;
 import io.riverbed.format.timeline.TimelineSchemas;
 import io.riverbed.format.timeline.TimelineStore;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.LocalDateTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
@@ -37,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * {@code HoodieArchivedMetaEntry}, ten records a block, as Hudi's archiver writes them).
  *
  * <p>Which instants go is {@link ArchivePlanner}'s (Hudi's rules: never past a savepoint, a pending
- * write or compaction, or what the last clean retained). The order is crash-safe: the archive file
+ * write or compaction, or what the last clean retained; Riverbed's: never past the first commit a
+ * live registered consumer's next read returns). The order is crash-safe: the archive file
  * is written under {@code .hoodie/.temp} and renamed into place complete, and only then are the
  * active files deleted, requested and inflight files first and completed files oldest first (as
  * Hudi, so a concurrent reader never sees a hole). A crash in between leaves the instants in both
@@ -56,6 +59,7 @@ public final class Archiver implements TableOperation<ArchiveResult> {
   private final Table table;
   private ArchiveOptions options = ArchiveOptions.defaults();
   private Runnable afterArchiveFileWritten = () -> { };
+  private Clock wallClock = Clock.systemUTC();
 
   private Archiver(Table table) {
     this.table = table;
@@ -67,6 +71,12 @@ public final class Archiver implements TableOperation<ArchiveResult> {
 
   public Archiver options(ArchiveOptions archiveOptions) {
     this.options = Objects.requireNonNull(archiveOptions, "archiveOptions");
+    return this;
+  }
+
+  /** The clock consumer expiry is measured on (default: the system clock). */
+  public Archiver wallClock(Clock clock) {
+    this.wallClock = Objects.requireNonNull(clock, "clock");
     return this;
   }
 
@@ -91,7 +101,18 @@ public final class Archiver implements TableOperation<ArchiveResult> {
     TimelineStore store = writable.timelineStore();
     Map<Instant, Long> stateFiles = store.modificationTimes();
     Timeline active = Timeline.fromInstants(stateFiles.keySet());
-    List<Instant> due = ArchivePlanner.plan(active, writable.type(), options, earliestRetainedByClean(store, active));
+    Optional<String> retainedByClean = earliestRetainedByClean(store, active);
+    Optional<ConsumerPin> pin = ConsumerPin.find(writable, active, wallClock.instant(), options.consumers());
+    List<Instant> due = ArchivePlanner.plan(active, writable.type(), options, retainedByClean,
+        pin.map(p -> p.firstNeeded().time()));
+    if (pin.isPresent()) {
+      int withoutConsumer = ArchivePlanner.plan(active, writable.type(), options, retainedByClean, Optional.empty())
+          .size();
+      if (withoutConsumer > due.size()) {
+        LOG.info("Archival of table {}: {} keeps {} and later instants active ({} instants that were due stay)",
+            table.basePath(), pin.get().describe(), pin.get().firstNeeded().time(), withoutConsumer - due.size());
+      }
+    }
     if (due.isEmpty()) {
       LOG.debug("Nothing to archive in table {}", table.basePath());
       return ArchiveResult.nothing();

@@ -1,5 +1,6 @@
 package io.riverbed.format.clean;
 
+import io.riverbed.format.consumer.ConsumerOptions;
 import io.riverbed.format.options.IntegerOption;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -19,10 +20,12 @@ import java.util.Objects;
  *     clean's earliest retained instant (the commit-based policies)
  * @param minCommitsBetweenCleans {@value #MAX_COMMITS}: completed commits since the last clean
  *     before a new clean is planned
+ * @param consumers how long a registered consumer holds cleaning back ({@link ConsumerOptions#EXPIRATION},
+ *     read from the same map)
  */
 public record CleanOptions(
     CleaningPolicy policy, int commitsRetained, int hoursRetained, int fileVersionsRetained, boolean incremental,
-    int minCommitsBetweenCleans) {
+    int minCommitsBetweenCleans, ConsumerOptions consumers) {
 
   public static final String POLICY = "hoodie.cleaner.policy";
   public static final String COMMITS_RETAINED = "hoodie.cleaner.commits.retained";
@@ -42,6 +45,7 @@ public record CleanOptions(
 
   public CleanOptions {
     Objects.requireNonNull(policy, "policy");
+    Objects.requireNonNull(consumers, "consumers");
     if (commitsRetained < 1 || hoursRetained < 0 || fileVersionsRetained < 1 || minCommitsBetweenCleans < 1) {
       throw new IllegalArgumentException("cleaning needs " + COMMITS_RETAINED + " >= 1, " + HOURS_RETAINED + " >= 0, "
           + FILE_VERSIONS_RETAINED + " >= 1 and " + MAX_COMMITS + " >= 1; got " + commitsRetained + ", "
@@ -62,7 +66,8 @@ public record CleanOptions(
         integer(conf, HOURS_RETAINED, null, 24),
         integer(conf, FILE_VERSIONS_RETAINED, null, 3),
         Boolean.parseBoolean(conf.getOrDefault(INCREMENTAL_MODE, "true").trim()),
-        integer(conf, MAX_COMMITS, null, 1));
+        integer(conf, MAX_COMMITS, null, 1),
+        ConsumerOptions.fromMap(conf));
   }
 
   /**
@@ -78,12 +83,13 @@ public record CleanOptions(
         integer(conf, FLINK_RETAIN_HOURS, HOURS_RETAINED, 24),
         integer(conf, FLINK_RETAIN_FILE_VERSIONS, FILE_VERSIONS_RETAINED, 5),
         Boolean.parseBoolean(conf.getOrDefault(INCREMENTAL_MODE, "true").trim()),
-        integer(conf, MAX_COMMITS, null, 1));
+        integer(conf, MAX_COMMITS, null, 1),
+        ConsumerOptions.fromMap(conf));
   }
 
   public CleanOptions withPolicy(CleaningPolicy newPolicy) {
     return new CleanOptions(newPolicy, commitsRetained, hoursRetained, fileVersionsRetained, incremental,
-        minCommitsBetweenCleans);
+        minCommitsBetweenCleans, consumers);
   }
 
   private static int integer(Map<String, String> conf, String key, String fallbackKey, int defaultValue) {
@@ -96,7 +102,8 @@ public record CleanOptions(
         + "as of the last " + COMMITS_RETAINED + " completed commits reads), KEEP_LATEST_BY_HOURS (the same for the "
         + "commits of the last " + HOURS_RETAINED + " hours), KEEP_LATEST_FILE_VERSIONS (the newest "
         + FILE_VERSIONS_RETAINED + " slices of each file group). The latest slice of a file group, the slices of a "
-        + "pending compaction and files a savepoint names are never deleted."});
+        + "pending compaction, files a savepoint names and the slices a live consumer's next read needs ("
+        + ConsumerOptions.EXPIRATION + ") are never deleted."});
     d.put(COMMITS_RETAINED, new String[] {"10", "KEEP_LATEST_COMMITS: completed commits whose files stay readable "
         + "(time travel and incremental reads inside them keep working)."});
     d.put(HOURS_RETAINED, new String[] {"24", "KEEP_LATEST_BY_HOURS: hours (of instant time, in the table's timeline "

@@ -1,5 +1,6 @@
 package io.riverbed.format.clean;
 
+import io.riverbed.format.consumer.ConsumerPin;
 import io.riverbed.format.file.FileGroup;
 import io.riverbed.format.file.FileGroupId;
 import io.riverbed.format.file.FileSlice;
@@ -47,6 +48,10 @@ import org.slf4j.LoggerFactory;
  *       reads); KEEP_LATEST_FILE_VERSIONS deletes all but the newest N slices;
  *   <li>a slice goes with its base file and all its log files; the slices of a pending compaction
  *       (the one it compacts and newer) and slices holding a savepointed file are kept;
+ *   <li>Riverbed: the oldest live registered consumer ({@link ConsumerPin}) holds the earliest
+ *       instant to retain back to the first commit its next read returns (never before the last
+ *       clean's earliest retained instant, whose older files may be gone); under
+ *       KEEP_LATEST_FILE_VERSIONS the slices that read needs are kept the same way;
  *   <li>file groups replaced before the earliest instant to retain (any replaced group, for
  *       KEEP_LATEST_FILE_VERSIONS) are deleted whole.
  * </ul>
@@ -74,7 +79,10 @@ final class CleanPlanner {
   }
 
   private CleanerPlan plan() {
-    Optional<Instant> earliest = earliestInstantToRetain();
+    Optional<ConsumerPin> pin = ConsumerPin.find(table, timeline, now, options.consumers());
+    Optional<Instant> earliest = earliestInstantToRetain(pin);
+    Optional<String> neededByConsumer = options.policy() == CleaningPolicy.KEEP_LATEST_FILE_VERSIONS
+        ? pin.map(p -> p.firstNeeded().time()) : Optional.empty();
     List<String> savepoints = timeline.ofAction(Action.SAVEPOINT).completed().times();
     Set<String> savepointedFiles = savepointedFiles(savepoints);
     List<String> partitions = partitionsToClean(earliest, savepoints);
@@ -84,8 +92,8 @@ final class CleanPlanner {
       Map<FileGroupId, String> compacting = pendingCompactionBases();
       Map<String, List<FileGroup>> groups = new HashMap<>();
       view.fileGroups().forEach(g -> groups.computeIfAbsent(g.id().partitionPath(), p -> new ArrayList<>()).add(g));
+      var selection = new Selection(view, compacting, savepointedFiles, neededByConsumer);
       for (String partition : partitions) {
-        var selection = new Selection(view, compacting, savepointedFiles);
         List<FileGroup> inPartition = groups.getOrDefault(partition, List.of());
         List<CleanFileInfo> deletes = options.policy() == CleaningPolicy.KEEP_LATEST_FILE_VERSIONS
             ? selection.keepingLatestVersions(inPartition, options.fileVersionsRetained())
@@ -94,12 +102,44 @@ final class CleanPlanner {
           files.put(partition, deletes);
         }
       }
+      if (selection.keptForConsumer > 0) {
+        LOG.info("Clean of table {}: {} keeps {} file slices its next read needs (the commits from {} on)",
+            table.basePath(), pin.orElseThrow().describe(), selection.keptForConsumer, neededByConsumer.orElseThrow());
+      }
     }
     Map<String, String> extra = savepoints.isEmpty() || table.config().partitionFields().isEmpty() ? Map.of()
         : Map.of(CleanerPlan.SAVEPOINTED_TIMESTAMPS, String.join(",", savepoints));
     String lastCompleted = timeline.commitsTimeline().completed().last().map(Instant::time).orElse("");
     return CleanerPlan.of(earliest.map(ActionInstant::of).orElse(null), lastCompleted, options.policy().name(), files,
         extra);
+  }
+
+  /**
+   * The policy's earliest instant to retain, held back to the first commit the oldest live
+   * consumer's next read returns. Never before the last clean's earliest retained instant: slices
+   * older than that may be deleted already, and reads and savepoints trust it as the floor.
+   */
+  private Optional<Instant> earliestInstantToRetain(Optional<ConsumerPin> pin) {
+    Optional<Instant> byPolicy = earliestInstantToRetain();
+    if (byPolicy.isEmpty() || pin.isEmpty() || pin.get().firstNeeded().time().compareTo(byPolicy.get().time()) >= 0) {
+      return byPolicy;
+    }
+    Instant needed = pin.get().firstNeeded();
+    Optional<String> floor = lastCleanMetadata().map(CleanMetadata::earliestCommitToRetain).filter(t -> !t.isEmpty());
+    Instant bound = needed;
+    if (floor.isPresent() && needed.time().compareTo(floor.get()) < 0) {
+      String f = floor.get();
+      bound = timeline.writeTimeline().completed().instants().stream().filter(i -> i.time().compareTo(f) >= 0)
+          .findFirst().orElse(byPolicy.get());
+      LOG.warn("Table {}: {} is behind the earliest instant the last clean retained ({}); files its next read needs "
+          + "may be deleted already", table.basePath(), pin.get().describe(), f);
+    }
+    if (bound.time().compareTo(byPolicy.get().time()) >= 0) {
+      return byPolicy;
+    }
+    LOG.info("Clean of table {}: {} holds the earliest instant to retain at {} instead of {} ({})", table.basePath(),
+        pin.get().describe(), bound.time(), byPolicy.get().time(), options.policy());
+    return Optional.of(bound);
   }
 
   /** Hudi's {@code CleanerUtils.getEarliestCommitToRetain} over the commits-and-compaction timeline. */
@@ -215,8 +255,26 @@ final class CleanPlanner {
     return out;
   }
 
-  /** The per-partition selection rules over one file system view. */
-  private record Selection(FileSystemView view, Map<FileGroupId, String> compacting, Set<String> savepointedFiles) {
+  /**
+   * The per-partition selection rules over one file system view. {@code neededByConsumer}
+   * (KEEP_LATEST_FILE_VERSIONS only): the first commit a live consumer's next read returns; the
+   * slices that read needs are kept.
+   */
+  private static final class Selection {
+    private final FileSystemView view;
+    private final Map<FileGroupId, String> compacting;
+    private final Set<String> savepointedFiles;
+    private final Optional<String> neededByConsumer;
+    /** Slices kept only because the consumer's next read needs them. */
+    int keptForConsumer;
+
+    Selection(FileSystemView view, Map<FileGroupId, String> compacting, Set<String> savepointedFiles,
+        Optional<String> neededByConsumer) {
+      this.view = view;
+      this.compacting = compacting;
+      this.savepointedFiles = savepointedFiles;
+      this.neededByConsumer = neededByConsumer;
+    }
 
     List<CleanFileInfo> keepingLatestCommits(List<FileGroup> groups, Instant earliest) {
       String e = earliest.time();
@@ -253,19 +311,41 @@ final class CleanPlanner {
       List<CleanFileInfo> out = new ArrayList<>();
       for (FileGroup group : groups) {
         List<FileSlice> slices = view.committedSlices(group);
-        if (view.replaceInstant(group.id()).isPresent()) {
-          slices.stream().filter(s -> !isSavepointed(s)).forEach(s -> out.addAll(filesOf(s)));
+        Optional<String> replaced = view.replaceInstant(group.id());
+        if (replaced.isPresent()) {
+          // A group replaced after the consumer's position: reads ending before the replace still read it.
+          if (neededByConsumer.isPresent() && replaced.get().compareTo(neededByConsumer.get()) >= 0) {
+            keptForConsumer += (int) slices.stream().filter(s -> !isSavepointed(s)).count();
+          } else {
+            slices.stream().filter(s -> !isSavepointed(s)).forEach(s -> out.addAll(filesOf(s)));
+          }
           continue;
         }
         int keep = compacting.containsKey(group.id()) ? versions - 1 : versions;
         List<FileSlice> candidates = slices.stream().filter(s -> !isNeededByPendingCompaction(s)).toList();
+        Optional<String> consumerSlice = neededByConsumer.flatMap(n -> oldestSliceNeeded(slices, n));
         for (FileSlice slice : candidates.subList(Math.min(Math.max(keep, 0), candidates.size()), candidates.size())) {
-          if (!isSavepointed(slice)) {
-            out.addAll(filesOf(slice));
+          if (isSavepointed(slice)) {
+            continue;
           }
+          if (consumerSlice.isPresent() && slice.baseInstant().compareTo(consumerSlice.get()) >= 0) {
+            keptForConsumer++;
+            continue;
+          }
+          out.addAll(filesOf(slice));
         }
       }
       return out;
+    }
+
+    /**
+     * The base instant of the oldest slice a read of the commits from {@code firstNeeded} on needs:
+     * the newest slice based before it (its logs may hold those commits), or the oldest slice if all
+     * are based at or after it. Slices are newest first.
+     */
+    private static Optional<String> oldestSliceNeeded(List<FileSlice> slices, String firstNeeded) {
+      return slices.stream().map(FileSlice::baseInstant).filter(b -> b.compareTo(firstNeeded) < 0).findFirst()
+          .or(() -> slices.isEmpty() ? Optional.empty() : Optional.of(slices.get(slices.size() - 1).baseInstant()));
     }
 
     private boolean isNeededByPendingCompaction(FileSlice slice) {

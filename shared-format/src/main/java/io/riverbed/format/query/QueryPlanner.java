@@ -2,6 +2,9 @@ package io.riverbed.format.query;
 
 import io.riverbed.format.TableException;
 import io.riverbed.format.archive.ArchivedTimeline;
+import io.riverbed.format.consumer.Consumer;
+import io.riverbed.format.consumer.ConsumerOptions;
+import io.riverbed.format.consumer.ConsumerRegistry;
 import io.riverbed.format.file.FileSlice;
 import io.riverbed.format.file.FileSystemView;
 import io.riverbed.format.file.FileSystemViewLoader;
@@ -29,18 +32,74 @@ import org.apache.hadoop.fs.Path;
  * Turns a {@link QuerySpec} into splits, with the semantics of Hudi's Spark reader: snapshot and
  * time travel read the latest merged slices as of the query instant, read-optimized reads base
  * files only, incremental reads only the files the commits in {@code (begin, end]} wrote.
+ *
+ * <p>An incremental read for a consumer ({@link QuerySpec#consumerId}) begins at the given begin
+ * instant, else at the consumer's stored position, and records that begin instant as the
+ * consumer's position before its files are listed ({@link ConsumerRegistry#advance}): from then on
+ * cleaning keeps everything a read from there needs, this read's files included, until the
+ * consumer records a later position (its next read with a later begin) or expires. The end of the
+ * read is not recorded: the planner cannot know that the read completes, so a read with no begin
+ * reads the last range again (at least once). Refused before anything is recorded: a consumer read
+ * with no begin of a consumer that is not registered, and one whose begin is older than what the
+ * last clean retained while commits in between may have lost files.
  */
 public final class QueryPlanner {
   private QueryPlanner() {}
 
   public static QueryPlan plan(Table table, QuerySpec spec) {
     Timeline active = table.refreshTimeline();
+    QuerySpec query = spec.consumerId().isPresent() ? startConsumerRead(table, active, spec) : spec;
     Optional<Schema> schema = TableSchemaResolver.resolve(table, active);
-    return switch (spec.type()) {
-      case SNAPSHOT -> snapshot(table, active, schema, spec.asOfInstant());
-      case READ_OPTIMIZED -> readOptimized(table, active, schema, spec.asOfInstant());
-      case INCREMENTAL -> incremental(table, active, schema, spec);
+    return switch (query.type()) {
+      case SNAPSHOT -> snapshot(table, active, schema, query.asOfInstant());
+      case READ_OPTIMIZED -> readOptimized(table, active, schema, query.asOfInstant());
+      case INCREMENTAL -> incremental(table, active, schema, query);
     };
+  }
+
+  /** The consumer's begin instant (given, else its position), checked and recorded as its position. */
+  private static QuerySpec startConsumerRead(Table table, Timeline active, QuerySpec spec) {
+    String id = spec.consumerId().orElseThrow();
+    ConsumerRegistry consumers = ConsumerRegistry.of(table);
+    String begin = spec.beginInstant().orElseGet(() -> consumers.get(id).map(Consumer::position).orElseThrow(() ->
+        new TableException("table " + table.basePath() + " has no consumer " + id + "; give "
+            + QuerySpec.BEGIN_INSTANT + " for its first read")));
+    requireNotCleanedPast(table, active, id, begin);
+    consumers.advance(id, begin);
+    return spec.withBeginInstant(begin);
+  }
+
+  /**
+   * A consumer's read may not begin where the last clean may have deleted files of the commits it
+   * returns: a completed write after the begin instant and before that clean's earliest retained
+   * instant. (A live consumer holds cleans back so that this does not happen; an expired one, or
+   * one registered at an old position, may be past.)
+   */
+  private static void requireNotCleanedPast(Table table, Timeline active, String consumerId, String begin) {
+    Optional<Instant> clean = active.ofAction(Action.CLEAN).completed().last();
+    Optional<String> retained = clean.flatMap(c -> earliestRetainedBy(table, c));
+    if (retained.isEmpty()) {
+      return;
+    }
+    String floor = retained.get();
+    Optional<Instant> lost = active.writeTimeline().completed().instants().stream()
+        .filter(i -> i.time().compareTo(begin) > 0 && i.time().compareTo(floor) < 0).findFirst();
+    if (lost.isPresent()) {
+      throw new TableException("table " + table.basePath() + ": consumer " + consumerId + " reads from " + begin
+          + ", but clean " + clean.get().time() + " retained only the commits from " + floor + " on; files of "
+          + lost.get().time() + " and later commits before " + floor + " may be deleted (a consumer holds cleaning "
+          + "back only while it is registered and not expired, " + ConsumerOptions.EXPIRATION + "). Begin at " + floor
+          + " or later, or read a snapshot");
+    }
+  }
+
+  /** The earliest instant {@code clean} retained, empty for a clean that kept file versions. */
+  private static Optional<String> earliestRetainedBy(Table table, Instant clean) {
+    TimelineStore store = table.timelineStore();
+    byte[] bytes = store.read(clean);
+    String retained = bytes.length == 0 ? ""
+        : CleanMetadata.fromBytes(bytes, store.pathOf(clean).toString()).earliestCommitToRetain();
+    return retained.isEmpty() ? Optional.empty() : Optional.of(retained);
   }
 
   private static QueryPlan snapshot(Table table, Timeline active, Optional<Schema> schema, Optional<String> asOf) {
@@ -76,12 +135,8 @@ public final class QueryPlanner {
     if (clean.isEmpty()) {
       return;
     }
-    TimelineStore store = table.timelineStore();
-    byte[] bytes = store.read(clean.get());
-    String retained = bytes.length == 0 ? "" : CleanMetadata.fromBytes(bytes, store.pathOf(clean.get()).toString())
-        .earliestCommitToRetain();
-    Optional<String> floor = retained.isEmpty() ? active.writeTimeline().completed().first().map(Instant::time)
-        : Optional.of(retained);
+    Optional<String> floor = earliestRetainedBy(table, clean.get())
+        .or(() -> active.writeTimeline().completed().first().map(Instant::time));
     if (floor.isPresent() && asOf.compareTo(floor.get()) < 0) {
       throw new TableException("table " + table.basePath() + ": time travel to " + asOf + " reaches before "
           + floor.get() + ", the earliest instant clean " + clean.get().time() + " retained; its files may be "

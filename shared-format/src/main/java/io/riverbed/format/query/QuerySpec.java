@@ -1,6 +1,7 @@
 package io.riverbed.format.query;
 
 import io.riverbed.format.TableException;
+import io.riverbed.format.consumer.Consumer;
 import io.riverbed.format.timeline.InstantTime;
 import java.util.Arrays;
 import java.util.Map;
@@ -9,16 +10,19 @@ import java.util.stream.Collectors;
 
 /**
  * What a query asks of a table, with Hudi's option names: the query type, the time-travel
- * instant, the incremental range and what to do about incomplete instants inside it.
+ * instant, the incremental range and what to do about incomplete instants inside it; and, for an
+ * incremental read, the registered consumer it reads for ({@value #CONSUMER_ID}, Paimon's name),
+ * whose stored position is the begin instant when none is given ({@link QueryPlanner}).
  */
 public record QuerySpec(QueryType type, Optional<String> asOfInstant, Optional<String> beginInstant,
-    Optional<String> endInstant, HolesPolicy holesPolicy) {
+    Optional<String> endInstant, HolesPolicy holesPolicy, Optional<String> consumerId) {
 
   public static final String QUERY_TYPE = "hoodie.datasource.query.type";
   public static final String BEGIN_INSTANT = "hoodie.datasource.read.begin.instanttime";
   public static final String END_INSTANT = "hoodie.datasource.read.end.instanttime";
   public static final String AS_OF_INSTANT = "as.of.instant";
   public static final String HOLES_POLICY = "hoodie.read.timeline.holes.resolution.policy";
+  public static final String CONSUMER_ID = "consumer-id";
 
   /** How an incremental query treats an incomplete instant older than a completed one in its range. */
   public enum HolesPolicy {
@@ -35,8 +39,19 @@ public record QuerySpec(QueryType type, Optional<String> asOfInstant, Optional<S
   }
 
   public QuerySpec {
-    if (type == QueryType.INCREMENTAL && beginInstant.isEmpty()) {
-      throw new TableException(BEGIN_INSTANT + " is required for an incremental query");
+    if (consumerId.isPresent()) {
+      if (type != QueryType.INCREMENTAL) {
+        throw new TableException(CONSUMER_ID + " is for incremental queries; set " + QUERY_TYPE + "=incremental");
+      }
+      try {
+        Consumer.checkId(consumerId.get());
+      } catch (IllegalArgumentException e) {
+        throw new TableException(CONSUMER_ID + ": " + e.getMessage(), e);
+      }
+    }
+    if (type == QueryType.INCREMENTAL && beginInstant.isEmpty() && consumerId.isEmpty()) {
+      throw new TableException(BEGIN_INSTANT + " is required for an incremental query (or " + CONSUMER_ID
+          + " of a registered consumer, which reads from its position)");
     }
     if (type == QueryType.INCREMENTAL && asOfInstant.isPresent()) {
       throw new TableException(AS_OF_INSTANT + " cannot be combined with an incremental query");
@@ -44,21 +59,37 @@ public record QuerySpec(QueryType type, Optional<String> asOfInstant, Optional<S
   }
 
   public static QuerySpec snapshot() {
-    return new QuerySpec(QueryType.SNAPSHOT, Optional.empty(), Optional.empty(), Optional.empty(), HolesPolicy.FAIL);
+    return new QuerySpec(QueryType.SNAPSHOT, Optional.empty(), Optional.empty(), Optional.empty(), HolesPolicy.FAIL,
+        Optional.empty());
   }
 
   public static QuerySpec readOptimized() {
-    return new QuerySpec(QueryType.READ_OPTIMIZED, Optional.empty(), Optional.empty(), Optional.empty(), HolesPolicy.FAIL);
+    return new QuerySpec(QueryType.READ_OPTIMIZED, Optional.empty(), Optional.empty(), Optional.empty(), HolesPolicy.FAIL,
+        Optional.empty());
   }
 
   public static QuerySpec asOf(String instant) {
     return new QuerySpec(QueryType.SNAPSHOT, Optional.of(InstantTime.parseQueryInstant(instant)),
-        Optional.empty(), Optional.empty(), HolesPolicy.FAIL);
+        Optional.empty(), Optional.empty(), HolesPolicy.FAIL, Optional.empty());
   }
 
   public static QuerySpec incremental(String beginExclusive, String endInclusive) {
     return new QuerySpec(QueryType.INCREMENTAL, Optional.empty(), Optional.of(beginExclusive),
-        Optional.ofNullable(endInclusive), HolesPolicy.FAIL);
+        Optional.ofNullable(endInclusive), HolesPolicy.FAIL, Optional.empty());
+  }
+
+  /**
+   * An incremental read for consumer {@code consumerId}: from {@code beginExclusive}, or from the
+   * consumer's stored position when it is null, to {@code endInclusive} (null: the latest).
+   */
+  public static QuerySpec incrementalFor(String consumerId, String beginExclusive, String endInclusive) {
+    return new QuerySpec(QueryType.INCREMENTAL, Optional.empty(), Optional.ofNullable(beginExclusive),
+        Optional.ofNullable(endInclusive), HolesPolicy.FAIL, Optional.of(consumerId));
+  }
+
+  /** The same query from {@code beginExclusive}. */
+  public QuerySpec withBeginInstant(String beginExclusive) {
+    return new QuerySpec(type, asOfInstant, Optional.of(beginExclusive), endInstant, holesPolicy, consumerId);
   }
 
   /** Reads the spec from reader options keyed by Hudi's names. */
@@ -68,6 +99,7 @@ public record QuerySpec(QueryType type, Optional<String> asOfInstant, Optional<S
     Optional<String> begin = Optional.ofNullable(options.get(BEGIN_INSTANT)).map(String::trim);
     Optional<String> end = Optional.ofNullable(options.get(END_INSTANT)).map(InstantTime::parseQueryInstant);
     HolesPolicy holes = Optional.ofNullable(options.get(HOLES_POLICY)).map(HolesPolicy::fromOption).orElse(HolesPolicy.FAIL);
-    return new QuerySpec(type, asOf, begin, end, holes);
+    Optional<String> consumer = Optional.ofNullable(options.get(CONSUMER_ID)).map(String::trim);
+    return new QuerySpec(type, asOf, begin, end, holes, consumer);
   }
 }

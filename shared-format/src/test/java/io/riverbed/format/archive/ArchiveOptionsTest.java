@@ -3,6 +3,8 @@ package io.riverbed.format.archive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.riverbed.format.consumer.ConsumerOptions;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -10,17 +12,24 @@ class ArchiveOptionsTest {
 
   @Test
   void defaultsAreHudisWriterDefaults() {
-    assertThat(ArchiveOptions.defaults()).isEqualTo(new ArchiveOptions(20, 30, 5, 500));
+    assertThat(ArchiveOptions.defaults()).isEqualTo(new ArchiveOptions(20, 30, 5, 500, ConsumerOptions.defaults()));
   }
 
   @Test
   void flinkNamesHaveHudisFlinkDefaultsAndFallBackToTheWriterKeys() {
-    assertThat(ArchiveOptions.fromFlinkMap(Map.of())).isEqualTo(new ArchiveOptions(40, 50, 5, 500));
+    assertThat(ArchiveOptions.fromFlinkMap(Map.of())).isEqualTo(new ArchiveOptions(40, 50, 5, 500, ConsumerOptions.defaults()));
     assertThat(ArchiveOptions.fromFlinkMap(Map.of(ArchiveOptions.MIN_COMMITS, "3", ArchiveOptions.MAX_COMMITS, "9")))
-        .isEqualTo(new ArchiveOptions(3, 9, 5, 500));
+        .isEqualTo(new ArchiveOptions(3, 9, 5, 500, ConsumerOptions.defaults()));
     assertThat(ArchiveOptions.fromFlinkMap(Map.of(ArchiveOptions.FLINK_MIN_COMMITS, "20",
         ArchiveOptions.MIN_COMMITS, "3", ArchiveOptions.FLINK_MAX_COMMITS, "30", "compaction.delta_commits", "2")))
-        .isEqualTo(new ArchiveOptions(20, 30, 2, 500));
+        .isEqualTo(new ArchiveOptions(20, 30, 2, 500, ConsumerOptions.defaults()));
+  }
+
+  @Test
+  void theConsumerExpirationIsReadFromTheSameMapByBothNames() {
+    var conf = Map.of(ConsumerOptions.EXPIRATION, "P2D");
+    assertThat(ArchiveOptions.fromMap(conf).consumers().expiration()).isEqualTo(Duration.ofDays(2));
+    assertThat(ArchiveOptions.fromFlinkMap(conf).consumers().expiration()).isEqualTo(Duration.ofDays(2));
   }
 
   @Test

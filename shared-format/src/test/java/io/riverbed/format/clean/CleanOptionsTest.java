@@ -3,6 +3,8 @@ package io.riverbed.format.clean;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.riverbed.format.consumer.ConsumerOptions;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -11,13 +13,13 @@ class CleanOptionsTest {
   @Test
   void defaultsAreHudisWriterDefaults() {
     assertThat(CleanOptions.defaults())
-        .isEqualTo(new CleanOptions(CleaningPolicy.KEEP_LATEST_COMMITS, 10, 24, 3, true, 1));
+        .isEqualTo(new CleanOptions(CleaningPolicy.KEEP_LATEST_COMMITS, 10, 24, 3, true, 1, ConsumerOptions.defaults()));
   }
 
   @Test
   void flinkNamesHaveHudisFlinkDefaultsAndFallBackToTheWriterKeys() {
     assertThat(CleanOptions.fromFlinkMap(Map.of()))
-        .isEqualTo(new CleanOptions(CleaningPolicy.KEEP_LATEST_COMMITS, 30, 24, 5, true, 1));
+        .isEqualTo(new CleanOptions(CleaningPolicy.KEEP_LATEST_COMMITS, 30, 24, 5, true, 1, ConsumerOptions.defaults()));
     assertThat(CleanOptions.fromFlinkMap(Map.of(CleanOptions.COMMITS_RETAINED, "7", CleanOptions.POLICY,
         "keep_latest_by_hours")))
         .extracting(CleanOptions::commitsRetained, CleanOptions::policy)
@@ -26,6 +28,13 @@ class CleanOptionsTest {
         CleanOptions.COMMITS_RETAINED, "7", CleanOptions.FLINK_RETAIN_FILE_VERSIONS, "2")))
         .extracting(CleanOptions::commitsRetained, CleanOptions::fileVersionsRetained)
         .containsExactly(4, 2);
+  }
+
+  @Test
+  void theConsumerExpirationIsReadFromTheSameMapByBothNames() {
+    var conf = Map.of(ConsumerOptions.EXPIRATION, "36 h");
+    assertThat(CleanOptions.fromMap(conf).consumers().expiration()).isEqualTo(Duration.ofHours(36));
+    assertThat(CleanOptions.fromFlinkMap(conf).consumers().expiration()).isEqualTo(Duration.ofHours(36));
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.riverbed.format.docs;
 import io.riverbed.format.archive.ArchiveOptions;
 import io.riverbed.format.base.BaseFileOptions;
 import io.riverbed.format.clean.CleanOptions;
+import io.riverbed.format.consumer.ConsumerOptions;
 import io.riverbed.format.record.KeyGeneratorOptions;
 import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableProperty;
@@ -16,7 +17,8 @@ import java.util.Map;
  * The {@code core} section of {@code docs/OPTIONS.md}: the engine-neutral write options every
  * writer passes through, and the {@code hoodie.properties} keys, rendered from
  * {@link WriteOptions}, {@link BaseFileOptions}, {@link KeyGeneratorOptions},
- * {@link CompactionOptions}, {@link CleanOptions}, {@link ArchiveOptions} and {@link TableProperty}.
+ * {@link CompactionOptions}, {@link CleanOptions}, {@link ArchiveOptions}, {@link ConsumerOptions} and
+ * {@link TableProperty}.
  */
 public final class CoreOptionReference {
   public static final String SECTION = "core";
@@ -47,6 +49,11 @@ public final class CoreOptionReference {
         .append("Archival). `ArchiveOptions.fromMap` reads the `hoodie.*` keys with Hudi's writer defaults,\n")
         .append("`ArchiveOptions.fromFlinkMap` the `archive.*` names with Hudi's Flink defaults.\n\n")
         .append(OptionsPage.optionTable(ArchiveOptions.DESCRIPTIONS))
+        .append("\n### Consumers (`ConsumerOptions`)\n\n")
+        .append("How long a registered consumer (an incremental read with `consumer-id`) holds `Cleaner` and `Archiver`\n")
+        .append("back (see CONCEPTS.md, Registered consumers). `CleanOptions` and `ArchiveOptions` read it from their\n")
+        .append("options map, by `fromMap` and `fromFlinkMap` alike, under this one name.\n\n")
+        .append(OptionsPage.optionTable(ConsumerOptions.DESCRIPTIONS))
         .append("\n## Table properties (`.hoodie/hoodie.properties`, `TableProperty`)\n\n")
         .append("Fixed when the table is created; every writer and reader takes them from the table. \"Written\" says\n")
         .append("when Riverbed puts the key into a table it creates (the Flink writer also sets\n")

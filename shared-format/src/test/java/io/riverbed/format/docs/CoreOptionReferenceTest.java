@@ -3,6 +3,7 @@ package io.riverbed.format.docs;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.riverbed.format.base.BaseFileOptions;
+import io.riverbed.format.consumer.ConsumerOptions;
 import io.riverbed.format.write.CompactionOptions;
 import io.riverbed.format.write.WriteOptions;
 import java.util.Map;
@@ -20,6 +21,8 @@ class CoreOptionReferenceTest {
         assertThat(WriteOptions.fromMap(Map.of(key, d[0]))).as(key).isEqualTo(WriteOptions.defaults()));
     BaseFileOptions.DESCRIPTIONS.forEach((key, d) ->
         assertThat(BaseFileOptions.fromMap(Map.of(key, d[0]))).as(key).isEqualTo(BaseFileOptions.defaults()));
+    ConsumerOptions.DESCRIPTIONS.forEach((key, d) ->
+        assertThat(ConsumerOptions.fromMap(Map.of(key, d[0]))).as(key).isEqualTo(ConsumerOptions.defaults()));
     CompactionOptions.DESCRIPTIONS.forEach((key, d) -> {
       if (!d[0].equals("java.io.tmpdir")) {
         assertThat(CompactionOptions.fromMap(Map.of(key, d[0]))).as(key).isEqualTo(CompactionOptions.defaults());

@@ -1,5 +1,6 @@
 package io.riverbed.format.write;
 
+import static io.riverbed.format.write.CleanTestTable.cleanOptions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -27,33 +28,6 @@ import org.junit.jupiter.api.io.TempDir;
 class CleanPoliciesTest {
   @TempDir java.nio.file.Path dir;
 
-  private static CleanOptions options(CleaningPolicy policy, int commits, int versions) {
-    return CleanOptions.fromMap(Map.of(CleanOptions.POLICY, policy.name(),
-        CleanOptions.COMMITS_RETAINED, Integer.toString(commits),
-        CleanOptions.FILE_VERSIONS_RETAINED, Integer.toString(versions)));
-  }
-
-  /** r1, r2, compaction c1, r3, r4, compaction c2, r5: slices t1 (logs), c1 and c2 per file group. */
-  private CleanTestTable morWithTwoCompactions() throws Exception {
-    var t = CleanTestTable.create(dir, TableType.MERGE_ON_READ);
-    t.upsertRound(1);
-    t.upsertRound(2);
-    t.compact();
-    t.upsertRound(3);
-    t.upsertRound(4);
-    t.compact();
-    t.upsertRound(5);
-    return t;
-  }
-
-  private CleanTestTable cowWithRounds(int rounds) throws Exception {
-    var t = CleanTestTable.create(dir, TableType.COPY_ON_WRITE);
-    for (int r = 1; r <= rounds; r++) {
-      t.upsertRound(r);
-    }
-    return t;
-  }
-
   private static TreeSet<String> slices(TreeSet<String> files) {
     return files.stream().map(CleanTestTable::sliceOf).collect(Collectors.toCollection(TreeSet::new));
   }
@@ -71,13 +45,13 @@ class CleanPoliciesTest {
 
   @Test
   void keepLatestCommitsOnMergeOnReadDeletesSlicesOlderThanTheOneBeforeTheEarliestRetained() throws Exception {
-    var t = morWithTwoCompactions();
+    var t = CleanTestTable.morWithTwoCompactions(dir);
     List<String> w = t.writes();
     var before = t.answersAsOfEachWrite();
     var snapshot = t.snapshot();
     var incremental = t.incremental(w.get(3), w.get(6));
 
-    List<CleanResult> results = Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_COMMITS, 3, 1)).execute();
+    List<CleanResult> results = Cleaner.of(t.table).options(cleanOptions(CleaningPolicy.KEEP_LATEST_COMMITS, 3, 1)).execute();
 
     assertThat(results).hasSize(1);
     CleanResult result = results.get(0);
@@ -94,12 +68,12 @@ class CleanPoliciesTest {
 
   @Test
   void keepLatestCommitsOnCopyOnWriteKeepsTheSliceAQueryAsOfTheEarliestRetainedReads() throws Exception {
-    var t = cowWithRounds(5);
+    var t = CleanTestTable.cowWithRounds(dir, 5);
     List<String> w = t.writes();
     var before = t.answersAsOfEachWrite();
     var snapshot = t.snapshot();
 
-    CleanResult result = Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_COMMITS, 2, 1)).execute().get(0);
+    CleanResult result = Cleaner.of(t.table).options(cleanOptions(CleaningPolicy.KEEP_LATEST_COMMITS, 2, 1)).execute().get(0);
 
     assertThat(result.earliestInstantRetained()).isEqualTo(w.get(3));
     assertThat(result.filesDeleted()).isEqualTo(4);
@@ -110,11 +84,11 @@ class CleanPoliciesTest {
 
   @Test
   void keepLatestFileVersionsKeepsTheNewestSlicesOfEachFileGroup() throws Exception {
-    var mor = morWithTwoCompactions();
+    var mor = CleanTestTable.morWithTwoCompactions(dir);
     var morSnapshot = mor.snapshot();
     var asOfFirstCompaction = mor.asOf(mor.writes().get(2));
     CleanResult morResult = Cleaner.of(mor.table)
-        .options(options(CleaningPolicy.KEEP_LATEST_FILE_VERSIONS, 10, 2)).execute().get(0);
+        .options(cleanOptions(CleaningPolicy.KEEP_LATEST_FILE_VERSIONS, 10, 2)).execute().get(0);
     assertThat(morResult.earliestInstantRetained()).isEmpty();
     assertThat(slices(mor.dataFiles())).containsExactly(mor.writes().get(2), mor.writes().get(5));
     assertThat(mor.snapshot()).isEqualTo(morSnapshot);
@@ -123,11 +97,11 @@ class CleanPoliciesTest {
 
   @Test
   void keepLatestFileVersionsOnCopyOnWrite() throws Exception {
-    var t = cowWithRounds(5);
+    var t = CleanTestTable.cowWithRounds(dir, 5);
     List<String> w = t.writes();
     var before = t.answersAsOfEachWrite();
     var snapshot = t.snapshot();
-    CleanResult result = Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_FILE_VERSIONS, 10, 2))
+    CleanResult result = Cleaner.of(t.table).options(cleanOptions(CleaningPolicy.KEEP_LATEST_FILE_VERSIONS, 10, 2))
         .execute().get(0);
     assertThat(result.filesDeleted()).isEqualTo(6);
     assertThat(slices(t.dataFiles())).containsExactly(w.get(3), w.get(4));
@@ -136,7 +110,7 @@ class CleanPoliciesTest {
 
   @Test
   void keepLatestByHoursRetainsTheCommitsOfTheWindow() throws Exception {
-    var t = cowWithRounds(4);
+    var t = CleanTestTable.cowWithRounds(dir, 4);
     List<String> w = t.writes();
     var before = t.answersAsOfEachWrite();
     var snapshot = t.snapshot();
@@ -153,7 +127,7 @@ class CleanPoliciesTest {
 
   @Test
   void keepLatestByHoursOnMergeOnRead() throws Exception {
-    var t = morWithTwoCompactions();
+    var t = CleanTestTable.morWithTwoCompactions(dir);
     List<String> w = t.writes();
     var snapshot = t.snapshot();
     var zone = t.table.config().timelineTimezone().zoneId();
@@ -169,12 +143,12 @@ class CleanPoliciesTest {
 
   @Test
   void nothingToCleanWritesNoInstant() throws Exception {
-    var t = cowWithRounds(3);
-    var opts = options(CleaningPolicy.KEEP_LATEST_COMMITS, 5, 1);
+    var t = CleanTestTable.cowWithRounds(dir, 3);
+    var opts = cleanOptions(CleaningPolicy.KEEP_LATEST_COMMITS, 5, 1);
     assertThat(Cleaner.of(t.table).options(opts).execute()).isEmpty();
     assertThat(t.cleans()).isEmpty();
 
-    var retainOne = options(CleaningPolicy.KEEP_LATEST_COMMITS, 1, 1);
+    var retainOne = cleanOptions(CleaningPolicy.KEEP_LATEST_COMMITS, 1, 1);
     assertThat(Cleaner.of(t.table).options(retainOne).execute()).hasSize(1);
     var files = t.dataFiles();
     assertThat(Cleaner.of(t.table).options(retainOne).execute()).as("second clean, nothing new").isEmpty();
@@ -184,9 +158,9 @@ class CleanPoliciesTest {
 
   @Test
   void timeTravelBeforeTheEarliestRetainedInstantFailsAsInHudi() throws Exception {
-    var t = cowWithRounds(4);
+    var t = CleanTestTable.cowWithRounds(dir, 4);
     List<String> w = t.writes();
-    Cleaner.of(t.table).options(options(CleaningPolicy.KEEP_LATEST_COMMITS, 2, 1)).execute();
+    Cleaner.of(t.table).options(cleanOptions(CleaningPolicy.KEEP_LATEST_COMMITS, 2, 1)).execute();
     assertThatThrownBy(() -> t.asOf(w.get(1))).isInstanceOf(TableException.class)
         .hasMessageContaining("time travel to " + w.get(1)).hasMessageContaining(w.get(2));
     assertThat(t.asOf(w.get(2))).isNotEmpty();
@@ -194,7 +168,7 @@ class CleanPoliciesTest {
 
   @Test
   void minCommitsBetweenCleansDefersTheNextPlan() throws Exception {
-    var t = cowWithRounds(3);
+    var t = CleanTestTable.cowWithRounds(dir, 3);
     var opts = CleanOptions.fromMap(Map.of(CleanOptions.COMMITS_RETAINED, "1", CleanOptions.MAX_COMMITS, "2"));
     assertThat(Cleaner.of(t.table).options(opts).execute()).hasSize(1);
     t.upsertRound(4);

@@ -2,6 +2,8 @@ package io.riverbed.format.write;
 
 import static io.riverbed.format.write.WriteTestSupport.upsert;
 
+import io.riverbed.format.clean.CleanOptions;
+import io.riverbed.format.clean.CleaningPolicy;
 import io.riverbed.format.file.FileNames;
 import io.riverbed.format.file.FileSystemViewLoader;
 import io.riverbed.format.query.QuerySpec;
@@ -39,6 +41,35 @@ final class CleanTestTable {
 
   static CleanTestTable create(java.nio.file.Path dir, TableType type) throws IOException {
     return new CleanTestTable(WriteTestSupport.createTable(dir, type));
+  }
+
+  /** r1, r2, compaction c1, r3, r4, compaction c2, r5: slices t1 (logs), c1 and c2 per file group. */
+  static CleanTestTable morWithTwoCompactions(java.nio.file.Path dir) throws IOException {
+    var t = create(dir, TableType.MERGE_ON_READ);
+    t.upsertRound(1);
+    t.upsertRound(2);
+    t.compact();
+    t.upsertRound(3);
+    t.upsertRound(4);
+    t.compact();
+    t.upsertRound(5);
+    return t;
+  }
+
+  /** COPY_ON_WRITE, rounds 1 to {@code rounds}: a slice per round in each file group. */
+  static CleanTestTable cowWithRounds(java.nio.file.Path dir, int rounds) throws IOException {
+    var t = create(dir, TableType.COPY_ON_WRITE);
+    for (int r = 1; r <= rounds; r++) {
+      t.upsertRound(r);
+    }
+    return t;
+  }
+
+  /** Clean options of {@code policy} retaining {@code commits} commits or {@code versions} file versions. */
+  static CleanOptions cleanOptions(CleaningPolicy policy, int commits, int versions) {
+    return CleanOptions.fromMap(Map.of(CleanOptions.POLICY, policy.name(),
+        CleanOptions.COMMITS_RETAINED, Integer.toString(commits),
+        CleanOptions.FILE_VERSIONS_RETAINED, Integer.toString(versions)));
   }
 
   /**
