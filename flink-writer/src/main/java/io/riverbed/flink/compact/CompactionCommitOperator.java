@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.runtime.jobgraph.OperatorID;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -44,7 +45,8 @@ import org.slf4j.LoggerFactory;
  *       the final checkpoint completes, after every operator of the job has finished its input:
  *       from then on no operator may emit records, so the stage cannot take a new plan in its
  *       usual way. This operator therefore runs what is left itself: in the notification of the
- *       first checkpoint completed after its input ended, it asks the writer's coordinator
+ *       first checkpoint it snapshotted after its input ended (the writers' final checkpoint, or a
+ *       later one), it asks the writer's coordinator
  *       ({@link WriteMessages.FinalCompactionRequest}) and, once every writer's last commit is done,
  *       runs every pending compaction with {@link CompactionRunner#execute} (the stage upstream
  *       has finished all its work by then: this operator's input ended only after every result
@@ -71,6 +73,8 @@ final class CompactionCommitOperator extends AbstractStreamOperator<Void>
   private transient Map<String, Run> runs;
   private transient OperatorID coordinator;
   private transient boolean inputEnded;
+  /** The first checkpoint snapshotted after the input ended; -1 before. */
+  private transient long finalCheckpoint;
   private transient boolean finalCompactionsStarted;
   private transient ExecutorService finalCompactions;
   private transient volatile boolean finalCompactionsDone;
@@ -101,6 +105,7 @@ final class CompactionCommitOperator extends AbstractStreamOperator<Void>
     table = FlinkTables.open(options);
     compactionOptions = options.compactionOptions();
     runs = new HashMap<>();
+    finalCheckpoint = -1;
   }
 
   @Override
@@ -152,11 +157,24 @@ final class CompactionCommitOperator extends AbstractStreamOperator<Void>
     inputEnded = true;
   }
 
-  /** After the input ended: the end-of-input compactions (see the class comment), once. */
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    if (inputEnded && finalCheckpoint < 0) {
+      finalCheckpoint = context.getCheckpointId();
+    }
+  }
+
+  /**
+   * Once a checkpoint snapshotted after the input ended completes: the end-of-input compactions
+   * (see the class comment), once. Only such a checkpoint: every writer snapshotted it after its
+   * own input ended, so the writers' last commits need no further checkpoint, which this task,
+   * waiting here, could not take part in.
+   */
   @Override
   public void notifyCheckpointComplete(long checkpointId) throws Exception {
     super.notifyCheckpointComplete(checkpointId);
-    if (!inputEnded || finalCompactionsStarted) {
+    if (finalCheckpoint < 0 || checkpointId < finalCheckpoint || finalCompactionsStarted) {
       return;
     }
     finalCompactionsStarted = true;

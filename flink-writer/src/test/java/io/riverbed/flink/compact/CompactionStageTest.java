@@ -323,8 +323,8 @@ class CompactionStageTest {
   }
 
   /**
-   * The end of input: the committer waits for the coordinator's answer that every writer finished,
-   * runs the compactions still pending (here one never begun and one a crash left inflight), then
+   * The end of input: at the first checkpoint it snapshotted after its input ended, the committer
+   * waits for the coordinator's answer that every writer finished, runs the compactions still pending (here one never begun and one a crash left inflight), then
    * reports the stage finished.
    */
   @Test
@@ -338,6 +338,7 @@ class CompactionStageTest {
     assertThat(expected).isNotEqualTo(first);
     var committer = committer();
     committer.processElement(new CompactionEvent.WriterCoordinator(WRITER).toBytes(), 0);
+    committer.snapshot(1, 0);
     committer.endInput();
     CompletableFuture<CoordinationResponse> writersFinished = coordinator.answer(WriteMessages.FinalCompactionRequest.class);
     coordinator.answer(WriteMessages.CompactionStageFinished.class).complete(response());
@@ -358,6 +359,9 @@ class CompactionStageTest {
     });
     writers.start();
     committer.notifyOfCompletedCheckpoint(1);
+    assertThat(coordinator.received).as("checkpoint 1 was taken before the input ended").isEmpty();
+    committer.snapshot(2, 0);
+    committer.notifyOfCompletedCheckpoint(2);
     writers.join();
     assertThat(completedBeforeWritersFinished).as("run before the writers finished").isEmpty();
 
