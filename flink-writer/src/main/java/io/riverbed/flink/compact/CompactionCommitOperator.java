@@ -2,12 +2,9 @@ package io.riverbed.flink.compact;
 
 import io.riverbed.flink.commit.WriteMessages;
 import io.riverbed.flink.sink.FaultInjection;
-import io.riverbed.flink.sink.FlinkTables;
 import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.format.TableException;
-import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.WriteStat;
-import io.riverbed.format.write.CompactionOptions;
 import io.riverbed.format.write.CompactionRunner;
 import java.time.Duration;
 import java.util.HashMap;
@@ -20,9 +17,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.runtime.state.StateSnapshotContext;
-import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
-import org.apache.flink.streaming.api.operators.BoundedOneInput;
-import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,19 +51,15 @@ import org.slf4j.LoggerFactory;
  *       with the compaction inflight; the next job on the table finishes it.
  * </ul>
  */
-final class CompactionCommitOperator extends AbstractStreamOperator<Void>
-    implements OneInputStreamOperator<byte[], Void>, BoundedOneInput {
+final class CompactionCommitOperator extends CompactionStageOperator<Void> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(CompactionCommitOperator.class);
   /** How long the end of input waits for the writers' last commits (as long as a writer waits for its own). */
   static final Duration FINAL_COMMIT_TIMEOUT = Duration.ofMinutes(10);
 
-  private final FlinkWriteOptions options;
   private final transient CoordinatorRequests requests;
   private final transient MailboxExecutor mailbox;
 
-  private transient Table table;
-  private transient CompactionOptions compactionOptions;
   private transient Map<String, Run> runs;
   private transient OperatorID coordinator;
   private transient boolean inputEnded;
@@ -94,7 +84,7 @@ final class CompactionCommitOperator extends AbstractStreamOperator<Void>
   }
 
   CompactionCommitOperator(FlinkWriteOptions options, CoordinatorRequests requests, MailboxExecutor mailbox) {
-    this.options = options;
+    super(options);
     this.requests = requests;
     this.mailbox = mailbox;
   }
@@ -102,8 +92,6 @@ final class CompactionCommitOperator extends AbstractStreamOperator<Void>
   @Override
   public void open() throws Exception {
     super.open();
-    table = FlinkTables.open(options);
-    compactionOptions = options.compactionOptions();
     runs = new HashMap<>();
     finalCheckpoint = -1;
   }
@@ -116,7 +104,7 @@ final class CompactionCommitOperator extends AbstractStreamOperator<Void>
     } else if (event instanceof CompactionEvent.Result result) {
       collect(result);
     } else {
-      throw new IllegalArgumentException("the compaction committer of " + options.path() + " got " + event);
+      throw unexpected(event);
     }
   }
 

@@ -1,7 +1,6 @@
 package io.riverbed.flink.compact;
 
 import io.riverbed.flink.sink.FlinkWriteOptions;
-import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperatorFactory;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperatorFactory;
 import org.apache.flink.streaming.api.operators.StreamOperator;
@@ -52,12 +51,12 @@ final class CompactionOperatorFactory<OUT> extends AbstractStreamOperatorFactory
   public <T extends StreamOperator<OUT>> T createStreamOperator(StreamOperatorParameters<OUT> parameters) {
     CoordinatorRequests toCoordinator = requests != null ? requests
         : CoordinatorRequests.of(parameters.getContainingTask().getEnvironment().getOperatorCoordinatorEventGateway());
-    AbstractStreamOperator<?> operator = switch (step) {
+    CompactionStageOperator<?> operator = switch (step) {
       case PLAN -> new CompactionPlanOperator(options, toCoordinator);
       case TASK -> new CompactionTaskOperator(options, parameters.getMailboxExecutor());
       case COMMIT -> new CompactionCommitOperator(options, toCoordinator, parameters.getMailboxExecutor());
     };
-    var typed = (AbstractStreamOperator<OUT>) operator;
+    var typed = (CompactionStageOperator<OUT>) operator;
     typed.setProcessingTimeService(parameters.getProcessingTimeService());
     typed.setup(parameters.getContainingTask(), parameters.getStreamConfig(), parameters.getOutput());
     return (T) typed;

@@ -1,13 +1,10 @@
 package io.riverbed.flink.compact;
 
 import io.riverbed.flink.commit.WriteMessages;
-import io.riverbed.flink.sink.FlinkTables;
 import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.format.TableException;
-import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.CompactionOperation;
 import io.riverbed.format.timeline.CompactionPlan;
-import io.riverbed.format.write.CompactionOptions;
 import io.riverbed.format.write.CompactionRunner;
 import java.time.Duration;
 import java.util.HashSet;
@@ -20,9 +17,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.flink.runtime.jobgraph.OperatorID;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
-import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
-import org.apache.flink.streaming.api.operators.BoundedOneInput;
-import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,18 +42,14 @@ import org.slf4j.LoggerFactory;
  *   <li>A plan without operations is completed here; a complete one is skipped.
  * </ul>
  */
-final class CompactionPlanOperator extends AbstractStreamOperator<byte[]>
-    implements OneInputStreamOperator<byte[], byte[]>, BoundedOneInput {
+final class CompactionPlanOperator extends CompactionStageOperator<byte[]> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(CompactionPlanOperator.class);
   /** How long the end of input waits for the coordinator's recovery (it waits as long for the writers' instants). */
   static final Duration READY_TIMEOUT = Duration.ofMinutes(10);
 
-  private final FlinkWriteOptions options;
   private final transient CoordinatorRequests requests;
 
-  private transient Table table;
-  private transient CompactionOptions compactionOptions;
   /** Compactions this attempt began (so each is begun once per attempt). */
   private transient Set<String> begun;
   private transient long generationBase;
@@ -69,15 +59,13 @@ final class CompactionPlanOperator extends AbstractStreamOperator<byte[]>
   private transient boolean inputEnded;
 
   CompactionPlanOperator(FlinkWriteOptions options, CoordinatorRequests requests) {
-    this.options = options;
+    super(options);
     this.requests = requests;
   }
 
   @Override
   public void open() throws Exception {
     super.open();
-    table = FlinkTables.open(options);
-    compactionOptions = options.compactionOptions();
     begun = new HashSet<>();
     generationBase = (long) getRuntimeContext().getTaskInfo().getAttemptNumber() << 32;
   }
@@ -86,7 +74,7 @@ final class CompactionPlanOperator extends AbstractStreamOperator<byte[]>
   public void processElement(StreamRecord<byte[]> element) {
     CompactionEvent event = CompactionEvent.fromBytes(element.getValue());
     if (!(event instanceof CompactionEvent.WriterCoordinator w)) {
-      throw new IllegalArgumentException("the compaction planner of " + options.path() + " got " + event);
+      throw unexpected(event);
     }
     if (coordinator == null) {
       coordinator = w.operatorId();

@@ -1,12 +1,9 @@
 package io.riverbed.flink.compact;
 
 import io.riverbed.flink.sink.FaultInjection;
-import io.riverbed.flink.sink.FlinkTables;
 import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.format.TableException;
-import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.WriteStat;
-import io.riverbed.format.write.CompactionOptions;
 import io.riverbed.format.write.CompactionRunner;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -16,9 +13,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.operators.MailboxExecutor;
-import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
-import org.apache.flink.streaming.api.operators.BoundedOneInput;
-import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,18 +42,14 @@ import org.slf4j.LoggerFactory;
  *
  * The {@code compactor.during-compaction} fault point fails an attempt after its file is written.
  */
-final class CompactionTaskOperator extends AbstractStreamOperator<byte[]>
-    implements OneInputStreamOperator<byte[], byte[]>, BoundedOneInput {
+final class CompactionTaskOperator extends CompactionStageOperator<byte[]> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(CompactionTaskOperator.class);
   static final int MAX_ATTEMPTS = 3;
   private static final int RUNNERS_KEPT = 4;
 
-  private final FlinkWriteOptions options;
   private final transient MailboxExecutor mailbox;
 
-  private transient Table table;
-  private transient CompactionOptions compactionOptions;
   private transient ExecutorService merges;
   /** Runners by instant and generation; touched only on the merge thread. */
   private transient Map<String, CompactionRunner> runners;
@@ -68,15 +58,13 @@ final class CompactionTaskOperator extends AbstractStreamOperator<byte[]>
   private transient volatile boolean closing;
 
   CompactionTaskOperator(FlinkWriteOptions options, MailboxExecutor mailbox) {
-    this.options = options;
+    super(options);
     this.mailbox = mailbox;
   }
 
   @Override
   public void open() throws Exception {
     super.open();
-    table = FlinkTables.open(options);
-    compactionOptions = options.compactionOptions();
     runners = new LinkedHashMap<>(RUNNERS_KEPT, 0.75f, true) {
       @Override
       protected boolean removeEldestEntry(Map.Entry<String, CompactionRunner> eldest) {
@@ -103,7 +91,7 @@ final class CompactionTaskOperator extends AbstractStreamOperator<byte[]>
       inFlight++;
       merges.execute(() -> compact(operation));
     } else {
-      throw new IllegalArgumentException("a compaction task of " + options.path() + " got " + event);
+      throw unexpected(event);
     }
   }
 

@@ -28,7 +28,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -324,8 +323,8 @@ class CompactionStageTest {
 
   /**
    * The end of input: at the first checkpoint it snapshotted after its input ended, the committer
-   * waits for the coordinator's answer that every writer finished, runs the compactions still pending (here one never begun and one a crash left inflight), then
-   * reports the stage finished.
+   * waits for the coordinator's answer that every writer finished, runs the compactions still
+   * pending (here one never begun and one a crash left inflight), then reports the stage finished.
    */
   @Test
   void atTheEndOfInputTheCommitterRunsEveryPendingCompactionOnceTheWritersFinished() throws Exception {

@@ -9,7 +9,6 @@ import io.riverbed.format.record.PayloadMergeRule;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableType;
-import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.InstantTime;
 import io.riverbed.format.timeline.Timeline;
 import io.riverbed.format.timeline.TimelineStore;
