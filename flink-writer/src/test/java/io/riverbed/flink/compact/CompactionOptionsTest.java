@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 class CompactionOptionsTest {
   private static FlinkWriteOptions options(String... keyValues) {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put(FlinkWriteOptions.PATH, "/tmp/t");
+    m.put(FlinkWriteOptions.PATH, "/lake/trips");
     for (int i = 0; i < keyValues.length; i += 2) {
       m.put(keyValues[i], keyValues[i + 1]);
     }
