@@ -4,6 +4,7 @@ import io.riverbed.flink.job.TableSinkBuilder;
 import io.riverbed.flink.job.WriteJob;
 import io.riverbed.flink.job.WriteJobArguments;
 import io.riverbed.flink.job.WriteJobConfig;
+import io.riverbed.flink.sink.RiverbedSink;
 import io.riverbed.format.base.CloseableIterator;
 import io.riverbed.format.query.QueryPlan;
 import io.riverbed.format.query.QueryPlanner;
@@ -50,6 +51,13 @@ import org.junit.jupiter.api.Test;
  * difference is what the writer costs (key shuffle, index state, Avro conversion, Parquet and log
  * files, commits). Apache Hudi's Flink bundle is not available here, so there is no Hudi-Flink
  * comparison. Rounds alternate the two; heap is measured by {@link HeapWatcher}.
+ *
+ * <p>{@code -Dbench.flink.compaction=true} adds a third sink in the same rounds: the same writer
+ * with the compaction stage ({@code compaction.async.enabled=true}, every
+ * {@code bench.flink.compaction.delta_commits} delta commits, default 3; {@code compaction.tasks}
+ * the writer's parallelism), so the report gives write throughput with async compaction on against
+ * off, measured side by side. A bounded run ends only after its last scheduled compaction, so the
+ * wall time includes that one.
  */
 class FlinkWriteBenchmark {
   static final int PARTITIONS = 48;
@@ -62,6 +70,8 @@ class FlinkWriteBenchmark {
   private final int rounds = Integer.getInteger("bench.flink.rounds", 3);
   private final int parallelism = Integer.getInteger("bench.flink.parallelism", 2);
   private final String checkpointInterval = System.getProperty("bench.flink.checkpoint.interval", "10s");
+  private final boolean compaction = Boolean.getBoolean("bench.flink.compaction");
+  private final int compactionDeltaCommits = Integer.getInteger("bench.flink.compaction.delta_commits", 3);
   private final Path dir = Path.of(System.getProperty("bench.dir", "target/bench")).toAbsolutePath().resolve("flink");
   private int runs;
 
@@ -83,6 +93,14 @@ class FlinkWriteBenchmark {
     Map<String, TableSinkBuilder> sinks = new LinkedHashMap<>();
     sinks.put("no-op sink", (rows, rowType, options) -> rows.sinkTo(new DiscardingSink<>()).name("discard"));
     sinks.put("Riverbed MOR", TableSinkBuilder.tableWriter());
+    if (compaction) {
+      sinks.put(COMPACTING, (rows, rowType, options) -> {
+        Map<String, String> o = new LinkedHashMap<>(options);
+        o.put("compaction.async.enabled", "true");
+        o.put("compaction.delta_commits", Integer.toString(compactionDeltaCommits));
+        return RiverbedSink.forRowData(rowType, o).sinkTo(rows);
+      });
+    }
 
     for (String name : sinks.keySet()) {
       Path table = dir.resolve("warmup-" + slug(name));
@@ -106,6 +124,7 @@ class FlinkWriteBenchmark {
       gcShare.put(n, new Samples(n));
     });
     Path lastTable = null;
+    Path lastCompactedTable = null;
     for (int round = 0; round < rounds; round++) {
       List<String> order = new ArrayList<>(sinks.keySet());
       if (round % 2 == 1) {
@@ -128,8 +147,10 @@ class FlinkWriteBenchmark {
         System.out.printf(Locale.ROOT, "[bench] round %d | %s | %.1f s | cpu %.1f s | %.0f records/s | peak heap used %.0f MB, "
                 + "after GC %.0f MB | %d GCs, %d ms%n", round, name, m.seconds(), m.cpuSeconds(), records / m.seconds(),
             m.peakUsedBytes() / 1e6, m.peakAfterGcBytes() / 1e6, m.gcCount(), m.gcMillis());
-        if (name.startsWith("Riverbed")) {
+        if (name.equals("Riverbed MOR")) {
           lastTable = table;
+        } else if (name.equals(COMPACTING)) {
+          lastCompactedTable = table;
         }
       }
     }
@@ -167,13 +188,28 @@ class FlinkWriteBenchmark {
     report.format("- heap: max heap %d MB; peaks measured from a full GC at the start of each run (MiniCluster, source and "
         + "sink all in this JVM)", Runtime.getRuntime().maxMemory() >> 20);
 
-    TableFacts facts = TableFacts.of(lastTable);
-    report.format("- last Riverbed table: %d live records (expected %d), %d delta commits, %d base files (%.1f MB), "
-            + "%d log files (%.1f MB)", facts.liveRecords(), uniqueKeys, facts.deltaCommits(), facts.baseFiles(),
-        facts.baseBytes() / 1e6, facts.logFiles(), facts.logBytes() / 1e6);
+    if (compaction) {
+      Samples compactedPaired = Samples.ratios("compaction ratio", seconds.get(COMPACTING), seconds.get("Riverbed MOR"));
+      report.format("- async compaction (every %d delta commits) on/off, wall time: ratio of medians **%.2f**; per-round "
+              + "ratios %.2f–%.2f; job net runtime: ratio of medians **%.2f**", compactionDeltaCommits,
+          seconds.get(COMPACTING).median() / seconds.get("Riverbed MOR").median(), compactedPaired.min(),
+          compactedPaired.max(), jobSeconds.get(COMPACTING).median() / jobSeconds.get("Riverbed MOR").median());
+    }
+
+    List<TableFacts> checked = new ArrayList<>();
+    for (Path t : compaction ? List.of(lastTable, lastCompactedTable) : List.of(lastTable)) {
+      TableFacts facts = TableFacts.of(t);
+      report.format("- last %s table: %d live records (expected %d), %d delta commits, %d compactions, %d base files "
+              + "(%.1f MB), %d log files (%.1f MB)", t == lastTable ? "Riverbed MOR" : COMPACTING, facts.liveRecords(),
+          uniqueKeys, facts.deltaCommits(), facts.compactions(), facts.baseFiles(), facts.baseBytes() / 1e6,
+          facts.logFiles(), facts.logBytes() / 1e6);
+      checked.add(facts);
+    }
     report.line("- written to " + report.write());
-    if (facts.liveRecords() != uniqueKeys) {
-      throw new AssertionError("table holds " + facts.liveRecords() + " records, expected " + uniqueKeys);
+    for (TableFacts facts : checked) {
+      if (facts.liveRecords() != uniqueKeys) {
+        throw new AssertionError("table holds " + facts.liveRecords() + " records, expected " + uniqueKeys);
+      }
     }
   }
 
@@ -311,7 +347,10 @@ class FlinkWriteBenchmark {
   }
 
   /** What the write left: live records (read back through the core), commits and files. */
-  record TableFacts(long liveRecords, int deltaCommits, int baseFiles, long baseBytes, int logFiles, long logBytes) {
+  static final String COMPACTING = "Riverbed MOR, async compaction";
+
+  record TableFacts(long liveRecords, int deltaCommits, int compactions, int baseFiles, long baseBytes, int logFiles,
+      long logBytes) {
     static TableFacts of(Path path) throws IOException {
       org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(path.toUri());
       Table table = Table.open(base.getFileSystem(new Configuration()), base);
@@ -332,8 +371,11 @@ class FlinkWriteBenchmark {
         throw new AssertionError(path + ": " + live + " records but " + keys.size() + " distinct keys");
       }
       int commits;
+      int compactions;
       try (Stream<Path> timeline = Files.list(path.resolve(".hoodie"))) {
-        commits = (int) timeline.filter(f -> f.getFileName().toString().endsWith(".deltacommit")).count();
+        List<String> names = timeline.map(f -> f.getFileName().toString()).toList();
+        commits = (int) names.stream().filter(n -> n.endsWith(".deltacommit")).count();
+        compactions = (int) names.stream().filter(n -> n.endsWith(".commit")).count();
       }
       int bases = 0;
       int logs = 0;
@@ -352,7 +394,7 @@ class FlinkWriteBenchmark {
           }
         }
       }
-      return new TableFacts(live, commits, bases, baseBytes, logs, logBytes);
+      return new TableFacts(live, commits, compactions, bases, baseBytes, logs, logBytes);
     }
   }
 }

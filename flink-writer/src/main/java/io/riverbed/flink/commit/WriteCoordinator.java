@@ -1,6 +1,5 @@
 package io.riverbed.flink.commit;
 
-import io.riverbed.flink.compact.FlinkCompaction;
 import io.riverbed.flink.sink.FaultInjection;
 import io.riverbed.flink.sink.FlinkTables;
 import io.riverbed.flink.sink.FlinkWriteOptions;
@@ -9,7 +8,6 @@ import io.riverbed.format.service.AsyncTableServices;
 import io.riverbed.format.service.TableService;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.WriteOperationType;
-import io.riverbed.format.write.CompactionOptions;
 import io.riverbed.format.write.Rollback;
 import io.riverbed.format.write.WriterLease;
 import io.riverbed.format.write.commit.Committable;
@@ -97,6 +95,22 @@ import org.slf4j.LoggerFactory;
  * holds the table's {@link WriterLease} (unless {@code write.lease.enabled=false}), renews it, and
  * checks it before each commit: a second job on the table fails at start, naming this one.
  *
+ * <h2>Compaction (MERGE_ON_READ)</h2>
+ *
+ * With {@code compaction.schedule.enabled} the coordinator schedules a compaction (the plan file
+ * only, through the core's {@link CompactionTrigger}) after a checkpoint's commits when the
+ * trigger strategy says one is due and no instant is open, so no writer appends to a slice the
+ * plan compacts. With {@code compaction.async.enabled} the job's compaction stage
+ * ({@code io.riverbed.flink.compact}) runs the plans; it reaches this coordinator by the writer's
+ * operator id, which the writers send it in-band, with three requests:
+ * {@link WriteMessages.CompactionStageStarted} (answered after recovery, so the stage never touches
+ * a compaction before this job holds the table's writer lease), {@link
+ * WriteMessages.FinalCompactionRequest} (answered once every writer's input ended and its last
+ * commit is done, after the scheduling that followed it) and {@link
+ * WriteMessages.CompactionStageFinished} (the stage ran every compaction still pending). With the
+ * stage, the lease is released only after that last one, so a next job never starts writing, or
+ * takes over a compaction, while this one still compacts.
+ *
  * <p>All protocol work runs on one coordinator thread, in arrival order. After each commit, the
  * committer's post-commit {@link AsyncTableServices} clean the table (unless
  * {@code clean.async.enabled=false}) and then archive old instants (unless
@@ -136,7 +150,6 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
   private long restoredCheckpoint = NO_CHECKPOINT;
   private final Set<Integer> started = new HashSet<>();
   private final Map<Integer, Integer> attempts = new HashMap<>();
-  private final Map<Integer, SubtaskGateway> gateways = new HashMap<>();
   private final List<Runnable> deferred = new ArrayList<>();
   /** The newest checkpoint all of whose covered instants are committed. */
   private long committedThrough = NO_CHECKPOINT;
@@ -147,6 +160,10 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
   private ScheduledExecutorService leaseRenewal;
   /** Writer subtasks whose input ended and whose last commit is done. */
   private final Set<Integer> finishedSubtasks = new HashSet<>();
+  /** The compaction stage's requests to be answered once every writer finished ({@link WriteMessages.FinalCompactionRequest}). */
+  private final List<CompletableFuture<CoordinationResponse>> finalCompactionWaiters = new ArrayList<>();
+  /** The compaction stage ran its last compactions ({@link WriteMessages.CompactionStageFinished}). */
+  private boolean compactionStageFinished;
   /** Commits for this writer lineage; made at each recovery (the lineage may change with a restore). */
   private TableCommitter committer;
 
@@ -154,7 +171,7 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
   private volatile boolean failed;
   /** Hive Metastore sync after commits ({@code hive_sync.*}), if enabled: a post-commit action of the committer. */
   private final Optional<HiveSyncAction> hiveSync;
-  /** Schedules compactions ({@code compaction.async.enabled}, MERGE_ON_READ). */
+  /** Schedules compactions ({@code compaction.schedule.enabled}, MERGE_ON_READ). */
   private final CompactionTrigger compactionTrigger;
   /** Cleans after commits on its own thread ({@code clean.async.enabled}): a post-commit action of the committer. */
   private final Optional<AsyncTableServices> tableServices;
@@ -167,8 +184,8 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
     this.schemaJson = schemaJson;
     this.operationType = options.operation().commitType();
     this.parallelism = context.currentParallelism();
-    this.compactionTrigger = CompactionTrigger.of(CompactionOptions.fromMap(options.raw()),
-        options.compactionDeltaCommits(), this::sendCompaction);
+    this.compactionTrigger = CompactionTrigger.of(options.compactionOptions(), options.compactionPolicy(),
+        instant -> { });
     List<TableService> services = new ArrayList<>();
     if (options.cleanAsyncEnabled()) {
       services.add(TableService.cleaning(options.cleanOptions(), crashAt(FaultInjection.SERVICES_DURING_CLEAN)));
@@ -260,6 +277,35 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
       });
       return response;
     }
+    if (request instanceof WriteMessages.CompactionStageStarted) {
+      run("start of the compaction stage", () -> {
+        Runnable answer = () -> response.complete(WriteMessages.instantResponse("recovered"));
+        if (recovering) {
+          deferred.add(answer);
+        } else {
+          answer.run();
+        }
+      });
+      return response;
+    }
+    if (request instanceof WriteMessages.FinalCompactionRequest) {
+      runEvenIfFailed("final compaction wait", () -> {
+        finalCompactionWaiters.add(response);
+        answerCommitWaiters();
+      });
+      return response;
+    }
+    if (request instanceof WriteMessages.CompactionStageFinished) {
+      runEvenIfFailed("end of the compaction stage", () -> {
+        compactionStageFinished = true;
+        LOG.info("The compaction stage of table {} finished its last compactions", options.path());
+        if (writersFinished()) {
+          releaseLease();
+        }
+        response.complete(WriteMessages.instantResponse("finished"));
+      });
+      return response;
+    }
     if (!(request instanceof WriteMessages.InstantRequest r)) {
       response.completeExceptionally(new IllegalArgumentException("unexpected request " + request));
       return response;
@@ -322,6 +368,10 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
       recovering = true;
       started.clear();
       finishedSubtasks.clear();
+      compactionStageFinished = false;
+      finalCompactionWaiters.forEach(w -> w.completeExceptionally(new TableException("write coordinator of "
+          + options.path() + " was reset to checkpoint " + checkpointId)));
+      finalCompactionWaiters.clear();
     };
     if (executor == null) {
       reset.run();
@@ -342,17 +392,14 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
     });
   }
 
+  /** Nothing to do: the coordinator sends writers no events; their requests carry what it needs. */
   @Override
   public void executionAttemptFailed(int subtask, int attempt, Throwable reason) {
-    run("failure of subtask " + subtask, () -> gateways.remove(subtask));
   }
 
   @Override
   public void executionAttemptReady(int subtask, int attempt, SubtaskGateway gateway) {
-    run("attempt " + attempt + " of subtask " + subtask + " ready", () -> {
-      attempts.merge(subtask, attempt, Math::max);
-      gateways.put(subtask, gateway);
-    });
+    run("attempt " + attempt + " of subtask " + subtask + " ready", () -> attempts.merge(subtask, attempt, Math::max));
   }
 
   // ---------------------------------------------------------------- commit and recovery
@@ -389,7 +436,10 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
     answerCommitWaiters();
   }
 
-  /** Answers the writers waiting for commits that are done; all of them if this coordinator failed. */
+  /**
+   * Answers the writers waiting for commits that are done, and the compaction stage waiting for
+   * the writers to finish; all of them, exceptionally, if this coordinator failed.
+   */
   private void answerCommitWaiters() {
     List<CommitWaiter> done = new ArrayList<>();
     commitWaiters.removeIf(w -> {
@@ -405,11 +455,25 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
       return false;
     });
     done.forEach(w -> finishedSubtasks.add(w.subtask()));
-    if (!done.isEmpty() && finishedSubtasks.size() >= parallelism) {
-      // before the last answer: once the writers finish, the job is over and the next may take the lease
+    if (failed) {
+      finalCompactionWaiters.forEach(w -> w.completeExceptionally(new TableException("write coordinator of "
+          + options.path() + " failed before every writer finished")));
+      finalCompactionWaiters.clear();
+    } else if (writersFinished()) {
+      finalCompactionWaiters.forEach(w -> w.complete(WriteMessages.instantResponse("writers finished")));
+      finalCompactionWaiters.clear();
+    }
+    if (!done.isEmpty() && writersFinished() && (!options.runsCompactionStage() || compactionStageFinished)) {
+      // before the last answer: once the writers (and the compaction stage) finish, the job is over and the
+      // next may take the lease
       releaseLease();
     }
     done.forEach(w -> w.response().complete(WriteMessages.instantResponse("committed")));
+  }
+
+  /** Every writer subtask's input ended and its last commit is done. */
+  private boolean writersFinished() {
+    return !recovering && finishedSubtasks.size() >= parallelism;
   }
 
   /** Takes the table's writer lease for this writer lineage (again, if a restore changed the lineage). */
@@ -507,7 +571,6 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
     committedThrough = Math.max(committedThrough, c);
     LOG.info("Recovered table {} at checkpoint {}: {} instants committed, {} committed already, {} rolled back",
         table.basePath(), c, uncommitted.size(), covered.size() - uncommitted.size(), rolledBack.size());
-    sendPendingCompactions();
     List<Runnable> answers = new ArrayList<>(deferred);
     deferred.clear();
     answers.forEach(Runnable::run);
@@ -515,27 +578,12 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
 
   // ---------------------------------------------------------------- compaction (MERGE_ON_READ, optional)
 
+  /** Plans a compaction if one is due and no instant is open (the compaction stage, or an offline compactor, runs it). */
   private void scheduleCompactionIfDue() {
-    if (!options.compactionEnabled() || !openInstants.isEmpty()) {
+    if (!options.compactionScheduleEnabled() || !openInstants.isEmpty()) {
       return;
     }
-    compactionTrigger.scheduleIfDue(table).ifPresent(this::sendCompaction);
-  }
-
-  private void sendPendingCompactions() {
-    if (options.compactionEnabled()) {
-      FlinkCompaction.pending(table).forEach(this::sendCompaction);
-    }
-  }
-
-  private void sendCompaction(String instant) {
-    SubtaskGateway gateway = gateways.get(0);
-    if (gateway == null) {
-      LOG.warn("Compaction {} of table {} scheduled but writer subtask 0 is not running; it runs after the next restart",
-          instant, table.basePath());
-      return;
-    }
-    gateway.sendEvent(new WriteMessages.Compact(instant));
+    compactionTrigger.scheduleIfDue(table);
   }
 
   // ---------------------------------------------------------------- state

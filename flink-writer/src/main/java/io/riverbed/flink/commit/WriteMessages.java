@@ -7,8 +7,9 @@ import org.apache.flink.runtime.operators.coordination.OperatorEvent;
 import org.apache.flink.streaming.api.operators.collect.CollectCoordinationResponse;
 
 /**
- * The messages of the writer ↔ coordinator protocol (see {@link WriteCoordinator}). Public for the
- * stream writer, which sends and receives them from its own package.
+ * The messages of the writer ↔ coordinator protocol (see {@link WriteCoordinator}), and of the
+ * compaction stage ↔ coordinator one. Public for the stream writer and the compaction operators,
+ * which send them from packages of their own.
  */
 public final class WriteMessages {
   private WriteMessages() {}
@@ -27,8 +28,29 @@ public final class WriteMessages {
     private static final long serialVersionUID = 1L;
   }
 
-  /** Coordinator → writer subtask 0: run the scheduled compaction at {@code instant}. */
-  public record Compact(String instant) implements OperatorEvent {
+  /**
+   * Compaction plan operator → coordinator (request/response), once per attempt: answered once the
+   * coordinator has recovered (it holds the table's writer lease), so the plan operator of a job
+   * that may not write the table never takes over a compaction another job is running.
+   */
+  public record CompactionStageStarted() implements CoordinationRequest {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /**
+   * Compaction committer → coordinator (request/response), once its input has ended: answered when
+   * every writer's input ended and its last commit is done (the coordinator scheduled what was due
+   * after it), so the committer can run every compaction still pending before the job ends.
+   */
+  public record FinalCompactionRequest() implements CoordinationRequest {
+    private static final long serialVersionUID = 1L;
+  }
+
+  /**
+   * Compaction committer → coordinator (request/response), after the last compactions: nothing of
+   * this job writes the table any more; the coordinator releases the writer lease.
+   */
+  public record CompactionStageFinished() implements CoordinationRequest {
     private static final long serialVersionUID = 1L;
   }
 

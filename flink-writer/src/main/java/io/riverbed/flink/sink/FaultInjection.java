@@ -21,8 +21,10 @@ public final class FaultInjection {
   public static final String COORDINATOR_DURING_COMMIT = "coordinator.during-commit";
 
   /**
-   * In a compaction run by writer subtask 0, after a file group's base file is written and before
-   * the compaction commits (the restarted job redoes it from its inflight state).
+   * In a compaction, after a file group's new base file is written and before its result is
+   * reported (a compaction task: the attempt fails and is retried, up to three attempts, then the
+   * task fails and the restarted job redoes the compaction from its inflight state; the
+   * committer's end-of-input compactions: the job fails with the compaction inflight).
    */
   public static final String COMPACTOR_DURING_COMPACTION = "compactor.during-compaction";
 

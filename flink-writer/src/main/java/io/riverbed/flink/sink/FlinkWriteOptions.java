@@ -5,7 +5,9 @@ import io.riverbed.format.archive.ArchiveOptions;
 import io.riverbed.format.clean.CleanOptions;
 import io.riverbed.format.record.KeyGeneratorOptions;
 import io.riverbed.format.table.TableType;
+import io.riverbed.format.write.CompactionOptions;
 import io.riverbed.format.write.WriteOptions;
+import io.riverbed.format.write.commit.CompactionTrigger;
 import io.riverbed.format.InvalidTableException;
 import io.riverbed.format.record.PayloadMergeRule;
 import io.riverbed.format.options.SecretOptions;
@@ -29,7 +31,10 @@ import java.util.TreeMap;
  *
  * <p>Deviation from Hudi: {@code table.type} defaults to {@code MERGE_ON_READ} (Hudi's Flink
  * connector defaults to {@code COPY_ON_WRITE}); {@code index.bootstrap.enabled} defaults to
- * {@code true} (Hudi: {@code false}), so an upsert to a table with data is an upsert in a new job too.
+ * {@code true} (Hudi: {@code false}), so an upsert to a table with data is an upsert in a new job too;
+ * {@code compaction.async.enabled} defaults to {@code false} (Hudi: {@code true}) and
+ * {@code compaction.schedule.enabled} to its value (Hudi: {@code true}), so a job that sets neither
+ * plans and runs no compactions, as before the compaction stage existed.
  */
 public record FlinkWriteOptions(
     String path,
@@ -47,7 +52,7 @@ public record FlinkWriteOptions(
     int writeTasks,
     int bucketAssignTasks,
     long batchSizeBytes,
-    boolean compactionEnabled,
+    boolean compactionAsyncEnabled,
     int compactionDeltaCommits,
     boolean indexBootstrapEnabled,
     Map<String, String> raw) implements Serializable {
@@ -113,7 +118,12 @@ public record FlinkWriteOptions(
   public static final String BUCKET_ASSIGN_TASKS = "write.bucket_assign.tasks";
   public static final String BATCH_SIZE = "write.batch.size";
   public static final String COMPACTION_ASYNC = "compaction.async.enabled";
+  public static final String COMPACTION_SCHEDULE = "compaction.schedule.enabled";
+  public static final String COMPACTION_TASKS = "compaction.tasks";
+  public static final String COMPACTION_TRIGGER_STRATEGY = "compaction.trigger.strategy";
   public static final String COMPACTION_DELTA_COMMITS = "compaction.delta_commits";
+  public static final String COMPACTION_DELTA_SECONDS = "compaction.delta_seconds";
+  public static final String COMPACTION_MAX_MEMORY = "compaction.max_memory";
   /** Hudi's Flink name; what a clean keeps is read by {@link CleanOptions#fromFlinkMap} ({@code clean.*}). */
   public static final String CLEAN_ASYNC = "clean.async.enabled";
   /** Hudi's writer key; what archival keeps is read by {@link ArchiveOptions#fromFlinkMap} ({@code archive.*}). */
@@ -125,6 +135,8 @@ public record FlinkWriteOptions(
   public static final String RATE_LIMIT = "write.rate.limit";
 
   static final Duration DEFAULT_TOMBSTONE_RETENTION = Duration.ofDays(7);
+  /** Hudi's Flink {@code compaction.max_memory} default, in MB. */
+  static final int DEFAULT_COMPACTION_MAX_MEMORY_MB = 100;
   static final Duration DEFAULT_LEASE_TIMEOUT = Duration.ofSeconds(60);
 
   public static final String EVENT_TIME_PAYLOAD = "org.apache.hudi.common.model.EventTimeAvroPayload";
@@ -167,7 +179,7 @@ public record FlinkWriteOptions(
     List<String> partitions = KeyGeneratorOptions.splitFields(first(conf, "", PARTITION_PATH_FIELD));
     String precombine = first(conf, "ts", PRECOMBINE_FIELD, PRECOMBINE_FIELD_FALLBACK_1, PRECOMBINE_FIELD_FALLBACK_2);
     String hash = first(conf, "", BUCKET_HASH_FIELD);
-    return new FlinkWriteOptions(
+    FlinkWriteOptions options = new FlinkWriteOptions(
         path.trim(),
         name,
         TableType.valueOf(first(conf, "MERGE_ON_READ", TABLE_TYPE, TABLE_TYPE_FALLBACK).toUpperCase(Locale.ROOT)),
@@ -187,6 +199,12 @@ public record FlinkWriteOptions(
         integer(conf, COMPACTION_DELTA_COMMITS, 5),
         bool(conf, INDEX_BOOTSTRAP, true),
         conf);
+    // malformed compaction options fail when the job is built, not when the first compaction is due
+    options.compactionScheduleEnabled();
+    options.compactionPolicy();
+    options.compactionOptions();
+    options.compactionTasksOr(1);
+    return options;
   }
 
   /** Options for the core write primitives: payload class and precombine field resolved here win. */
@@ -233,6 +251,70 @@ public record FlinkWriteOptions(
     } catch (InvalidTableException e) {
       return false;
     }
+  }
+
+  /**
+   * True if the write coordinator schedules compactions ({@value #COMPACTION_SCHEDULE}; default: the
+   * value of {@value #COMPACTION_ASYNC}). MERGE_ON_READ only.
+   */
+  public boolean compactionScheduleEnabled() {
+    return bool(raw, COMPACTION_SCHEDULE, compactionAsyncEnabled);
+  }
+
+  /**
+   * True if the job runs the compaction stage (plan → compaction tasks → commit) after the writer:
+   * a MERGE_ON_READ table with {@value #COMPACTION_ASYNC}.
+   */
+  public boolean runsCompactionStage() {
+    return tableType == TableType.MERGE_ON_READ && compactionAsyncEnabled;
+  }
+
+  /** {@value #COMPACTION_TASKS}, or {@code writeTasks} (the writer's parallelism) when unset. */
+  public int compactionTasksOr(int writeTasks) {
+    int tasks = integer(raw, COMPACTION_TASKS, -1);
+    if (raw.containsKey(COMPACTION_TASKS) && !raw.get(COMPACTION_TASKS).isBlank() && tasks <= 0) {
+      throw new IllegalArgumentException("option " + COMPACTION_TASKS + " must be > 0, got " + tasks);
+    }
+    return tasks > 0 ? tasks : writeTasks;
+  }
+
+  /**
+   * When the coordinator schedules a compaction: {@value #COMPACTION_TRIGGER_STRATEGY} over
+   * {@value #COMPACTION_DELTA_COMMITS} and {@value #COMPACTION_DELTA_SECONDS}.
+   */
+  public CompactionTrigger.Policy compactionPolicy() {
+    int seconds = integer(raw, COMPACTION_DELTA_SECONDS, 3600);
+    if (seconds <= 0) {
+      throw new IllegalArgumentException("option " + COMPACTION_DELTA_SECONDS + " must be > 0, got " + seconds);
+    }
+    CompactionTrigger.Strategy strategy;
+    try {
+      strategy = CompactionTrigger.Strategy.parse(first(raw, "num_commits", COMPACTION_TRIGGER_STRATEGY));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("option " + COMPACTION_TRIGGER_STRATEGY + ": " + e.getMessage(), e);
+    }
+    return new CompactionTrigger.Policy(strategy, compactionDeltaCommits, Duration.ofSeconds(seconds));
+  }
+
+  /**
+   * How compactions are planned and run: the core's {@link CompactionOptions} from the
+   * {@code hoodie.compaction.*} keys, with the merge memory bound of {@value #COMPACTION_MAX_MEMORY}
+   * (MB; when unset, the core's {@value CompactionOptions#MAX_MEMORY} if set, else Hudi's Flink
+   * default of 100 MB).
+   */
+  public CompactionOptions compactionOptions() {
+    CompactionOptions core;
+    try {
+      core = CompactionOptions.fromMap(raw);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("compaction options of " + path + ": " + e.getMessage(), e);
+    }
+    String mb = raw.get(COMPACTION_MAX_MEMORY);
+    if ((mb == null || mb.isBlank()) && raw.containsKey(CompactionOptions.MAX_MEMORY)) {
+      return core;
+    }
+    return core.withMemory(megabytes(raw, COMPACTION_MAX_MEMORY, DEFAULT_COMPACTION_MAX_MEMORY_MB),
+        core.spillDirectory());
   }
 
   /** True unless {@value #LEASE_ENABLED} is false: the job holds the table's writer lease while it writes. */
@@ -408,9 +490,35 @@ public record FlinkWriteOptions(
     d.put(BUCKET_ASSIGN_TASKS, new String[] {"<job parallelism>", "Parallelism of the bucket assigner."});
     d.put(BATCH_SIZE, new String[] {"256", "Memory bound (MB, fractions allowed) of one writer task's buffers; "
         + "the largest file group buffer is flushed before it would be exceeded."});
-    d.put(COMPACTION_ASYNC, new String[] {"false", "MERGE_ON_READ: schedule compaction after commits (coordinator, "
-        + "metadata only) and run it in a writer task."});
-    d.put(COMPACTION_DELTA_COMMITS, new String[] {"5", "Delta commits since the last compaction that trigger one."});
+    d.put(COMPACTION_ASYNC, new String[] {"false", "MERGE_ON_READ: the job runs the compaction stage after the "
+        + "writer, as Hudi's Flink pipeline does: compact-plan (one task: on each completed checkpoint it starts every "
+        + "pending compaction, writing its .compaction.inflight, and sends one event per file group) -> rebalance -> "
+        + "compact-task (" + COMPACTION_TASKS + " tasks: each merges its file groups on a thread of its own, so "
+        + "checkpoint barriers pass, retrying a failed file group twice) -> compact-commit (one task: completes a "
+        + "compaction once every file group of it reported). Writers keep writing meanwhile; their logs go into the "
+        + "next file slice. A bounded job runs every compaction still pending after its last commit before it ends. "
+        + "Deliberate difference from Hudi, whose default is true: a job that sets neither this nor "
+        + COMPACTION_SCHEDULE + " compacts nothing, as before."});
+    d.put(COMPACTION_SCHEDULE, new String[] {"<" + COMPACTION_ASYNC + ">", "MERGE_ON_READ: the write coordinator "
+        + "schedules compactions (writes the plan, .compaction.requested) after commits, when "
+        + COMPACTION_TRIGGER_STRATEGY + " says one is due and no write is open. Hudi's default is true; here it "
+        + "follows " + COMPACTION_ASYNC + ", so a job that does not run compactions does not pile up plans. "
+        + "true with " + COMPACTION_ASYNC + "=false: plans only, for an offline compactor (riverbed-admin compact)."});
+    d.put(COMPACTION_TASKS, new String[] {"<" + WRITE_TASKS + ">", "Parallelism of the compaction tasks "
+        + "(compact-task), as in Hudi: the writer's parallelism when unset."});
+    d.put(COMPACTION_TRIGGER_STRATEGY, new String[] {"num_commits", "When a compaction is due: num_commits ("
+        + COMPACTION_DELTA_COMMITS + " delta commits since the last compaction), time_elapsed ("
+        + COMPACTION_DELTA_SECONDS + " since the last compaction, or since the first delta commit before any), "
+        + "num_and_time (both) or num_or_time (either). Checked after every checkpoint's commits, so time_elapsed also "
+        + "fires on idle checkpoints; never without a delta commit since the last compaction."});
+    d.put(COMPACTION_DELTA_COMMITS, new String[] {"5", "Delta commits since the last compaction that make one due "
+        + "(num_commits, num_and_time, num_or_time)."});
+    d.put(COMPACTION_DELTA_SECONDS, new String[] {"3600", "Seconds since the last compaction that make one due "
+        + "(time_elapsed, num_and_time, num_or_time)."});
+    d.put(COMPACTION_MAX_MEMORY, new String[] {Integer.toString(DEFAULT_COMPACTION_MAX_MEMORY_MB), "Memory bound "
+        + "(MB, fractions allowed) of one file group's merged log records in a compaction task, before they spill to "
+        + CompactionOptions.SPILL_PATH + " (Hudi's Flink option). When unset and " + CompactionOptions.MAX_MEMORY
+        + " (bytes) is set, that one applies."});
     d.put(CLEAN_ASYNC, new String[] {"true", "Clean the table after commits (Hudi's Flink option): once a checkpoint's "
         + "instant is committed, the write coordinator starts a clean on a thread of its own, so commits and "
         + "checkpoints never wait for it; commits that come while a clean runs start no clean of their own, one more "

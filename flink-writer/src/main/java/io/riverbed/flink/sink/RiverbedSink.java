@@ -1,6 +1,7 @@
 package io.riverbed.flink.sink;
 
 import io.riverbed.flink.commit.WriteCoordinator;
+import io.riverbed.flink.compact.CompactionStage;
 import io.riverbed.flink.index.BucketAssignOperator;
 import io.riverbed.flink.index.IndexBootstrapOperator;
 import io.riverbed.flink.index.ToRecordFunction;
@@ -10,6 +11,7 @@ import io.riverbed.flink.write.StreamWriteOperatorFactory;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.Schema;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.state.KeyGroupRangeAssignment;
@@ -35,7 +37,10 @@ import org.apache.flink.table.types.logical.RowType;
  * so the order of a key's changes is kept) → {@code index-bootstrap} (chained; loads the index
  * from the table when the job starts without restored state, {@link IndexBootstrapOperator}) →
  * keyBy record key → {@code bucket-assigner} (Flink-state index) → keyBy file group → {@code stream-writer} (with
- * its {@link WriteCoordinator}) → a discarding sink. With {@code hoodie.index.type=BUCKET} the
+ * its {@link WriteCoordinator}) → a discarding sink; on MERGE_ON_READ with {@code compaction.async.enabled}
+ * the compaction stage ({@link CompactionStage}: {@code compact-plan} → {@code compact-task} ×
+ * {@code compaction.tasks} → {@code compact-commit}) comes between the writer and that sink. With
+ * {@code hoodie.index.type=BUCKET} the
  * assigner is skipped and rows are keyed by (partition, bucket). Checkpointing must be enabled:
  * instants are committed when checkpoints complete. The table is created (on the client, when
  * the pipeline is built) if the path holds none. Records stay binary {@code RowData} between
@@ -82,7 +87,7 @@ public final class RiverbedSink {
    *
    * @throws IllegalStateException if checkpointing is not enabled
    */
-  public DataStreamSink<Void> sinkTo(DataStream<RowData> input) {
+  public DataStreamSink<?> sinkTo(DataStream<RowData> input) {
     var env = input.getExecutionEnvironment();
     if (!env.getCheckpointConfig().isCheckpointingEnabled()) {
       throw new IllegalStateException("the Riverbed writer commits on checkpoints: enable checkpointing "
@@ -142,12 +147,19 @@ public final class RiverbedSink {
       routed = routed.union(offsetRows);
     }
     int writeTasks = options.writeTasksOr(defaultParallelism);
-    SingleOutputStreamOperator<Void> written = routed
+    SingleOutputStreamOperator<byte[]> written = routed
         .keyBy(new FileGroupSelector(), Types.STRING)
-        .transform("riverbed: stream-writer [" + options.tableName() + "]", Types.VOID,
+        .transform("riverbed: stream-writer [" + options.tableName() + "]",
+            PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
             new StreamWriteOperatorFactory(options, rowType, schema.toString()))
         .uid(uidPrefix + "-stream-writer")
         .setParallelism(writeTasks);
+    if (options.runsCompactionStage()) {
+      return CompactionStage.addAfter(written, options, writeTasks, uidPrefix).sinkTo(new DiscardingSink<>())
+          .name("riverbed: end [" + options.tableName() + "]")
+          .uid(uidPrefix + "-end")
+          .setParallelism(1);
+    }
     return written.sinkTo(new DiscardingSink<>())
         .name("riverbed: end [" + options.tableName() + "]")
         .uid(uidPrefix + "-end")

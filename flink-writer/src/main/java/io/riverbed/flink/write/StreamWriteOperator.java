@@ -3,7 +3,7 @@ package io.riverbed.flink.write;
 import io.riverbed.flink.commit.WriteCoordinator;
 import io.riverbed.flink.commit.WriteMessages;
 import io.riverbed.flink.commit.WriteResult;
-import io.riverbed.flink.compact.FlinkCompaction;
+import io.riverbed.flink.compact.CompactionEvent;
 import io.riverbed.flink.index.WriteEnvelope;
 import io.riverbed.flink.sink.FaultInjection;
 import io.riverbed.flink.sink.FlinkTables;
@@ -27,9 +27,7 @@ import org.apache.flink.api.common.accumulators.LongMaximum;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
-import org.apache.flink.runtime.operators.coordination.OperatorEvent;
 import org.apache.flink.runtime.operators.coordination.OperatorEventGateway;
-import org.apache.flink.runtime.operators.coordination.OperatorEventHandler;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -50,11 +48,16 @@ import org.apache.flink.util.SerializedValue;
  * ({@link TableWriter#prepareCommit}). The operator then reports the write stats to the
  * {@link WriteCoordinator} (protocol there).
  *
+ * <p>Its one output, once per attempt (before its first checkpoint barrier, or at the end of its
+ * input), is the id of its coordinator ({@link CompactionEvent.WriterCoordinator}), for the
+ * compaction stage downstream, which asks that coordinator when it may start and when the writers
+ * are done; without the stage a discarding sink drops it.
+ *
  * <p>Exposes the gauges {@code riverbedBufferedBytes} and {@code riverbedMaxBufferedBytes} and the
  * accumulator {@value #MAX_BUFFERED_ACCUMULATOR} (the most bytes any buffer set ever held).
  */
-final class StreamWriteOperator extends AbstractStreamOperator<Void>
-    implements OneInputStreamOperator<RowData, Void>, OperatorEventHandler, BoundedOneInput {
+final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
+    implements OneInputStreamOperator<RowData, byte[]>, BoundedOneInput {
   private static final long serialVersionUID = 1L;
 
   static final String MAX_BUFFERED_ACCUMULATOR = "riverbed-writer-max-buffered-bytes";
@@ -85,6 +88,8 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
   private transient long finalCheckpoint;
   /** Kafka offsets received since the last reported result. */
   private transient KafkaOffsets kafkaOffsets;
+  /** Whether this attempt has sent its coordinator's id downstream. */
+  private transient boolean coordinatorAnnounced;
 
   StreamWriteOperator(FlinkWriteOptions options, RowType dataType, String schemaJson) {
     this.options = options;
@@ -197,6 +202,20 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
   }
 
   @Override
+  public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+    super.prepareSnapshotPreBarrier(checkpointId);
+    announceCoordinator();
+  }
+
+  /** Sends the coordinator's id downstream, once per attempt (before a barrier or the end of input). */
+  private void announceCoordinator() {
+    if (!coordinatorAnnounced) {
+      coordinatorAnnounced = true;
+      output.collect(new StreamRecord<>(new CompactionEvent.WriterCoordinator(getOperatorID()).toBytes()));
+    }
+  }
+
+  @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
     TableWriter.Prepared written = writer.prepareCommit();
@@ -229,6 +248,7 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
   @Override
   public void endInput() {
     inputEnded = true;
+    announceCoordinator();
   }
 
   /**
@@ -251,15 +271,6 @@ final class StreamWriteOperator extends AbstractStreamOperator<Void>
         throw new TableException("the last commit of table " + options.path() + " (checkpoint " + checkpointId
             + ") failed", e.getCause());
       }
-    }
-  }
-
-  @Override
-  public void handleOperatorEvent(OperatorEvent event) {
-    if (event instanceof WriteMessages.Compact c) {
-      FlinkCompaction.run(table, c.instant(), options);
-    } else {
-      throw new IllegalArgumentException("unexpected event " + event);
     }
   }
 

@@ -16,8 +16,8 @@ import org.apache.flink.table.types.logical.RowType;
  * Creates the {@link StreamWriteOperator}s and their {@link WriteCoordinator}. Public for
  * {@code RiverbedSink}, which puts the writer into the topology.
  */
-public final class StreamWriteOperatorFactory extends AbstractStreamOperatorFactory<Void>
-    implements CoordinatedOperatorFactory<Void>, OneInputStreamOperatorFactory<RowData, Void> {
+public final class StreamWriteOperatorFactory extends AbstractStreamOperatorFactory<byte[]>
+    implements CoordinatedOperatorFactory<byte[]>, OneInputStreamOperatorFactory<RowData, byte[]> {
   private static final long serialVersionUID = 1L;
 
   private final FlinkWriteOptions options;
@@ -32,14 +32,12 @@ public final class StreamWriteOperatorFactory extends AbstractStreamOperatorFact
 
   @Override
   @SuppressWarnings("unchecked")
-  public <T extends StreamOperator<Void>> T createStreamOperator(StreamOperatorParameters<Void> parameters) {
+  public <T extends StreamOperator<byte[]>> T createStreamOperator(StreamOperatorParameters<byte[]> parameters) {
     StreamWriteOperator operator = new StreamWriteOperator(options, dataType, schemaJson);
     operator.setProcessingTimeService(parameters.getProcessingTimeService());
     operator.setup(parameters.getContainingTask(), parameters.getStreamConfig(), parameters.getOutput());
     OperatorID id = parameters.getStreamConfig().getOperatorID();
-    var dispatcher = parameters.getOperatorEventDispatcher();
-    operator.setOperatorEventGateway(dispatcher.getOperatorEventGateway(id));
-    dispatcher.registerEventHandler(id, operator);
+    operator.setOperatorEventGateway(parameters.getOperatorEventDispatcher().getOperatorEventGateway(id));
     return (T) operator;
   }
 

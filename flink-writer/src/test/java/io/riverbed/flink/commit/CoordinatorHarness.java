@@ -30,6 +30,7 @@ import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.runtime.jobgraph.OperatorID;
+import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
 import org.apache.flink.runtime.operators.coordination.EventReceivingTasks;
 import org.apache.flink.runtime.operators.coordination.MockOperatorCoordinatorContext;
@@ -146,6 +147,13 @@ final class CoordinatorHarness implements AutoCloseable {
 
     CompletableFuture<CoordinationResponse> request(WriteMessages.InstantRequest request) {
       return coordinator.handleCoordinationRequest(request);
+    }
+
+    /** Any request (the compaction stage's), after which the coordinator thread has run what it started. */
+    CompletableFuture<CoordinationResponse> ask(CoordinationRequest request) throws Exception {
+      var response = coordinator.handleCoordinationRequest(request);
+      sync();
+      return response;
     }
 
     CompletableFuture<CoordinationResponse> awaitCommit(int subtask, long checkpointId) throws Exception {

@@ -17,12 +17,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
-import org.apache.flink.runtime.operators.coordination.OperatorEvent;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -349,34 +346,104 @@ class WriteCoordinatorTest {
     assertThat(state0).hasSize(1);
   }
 
-  /**
-   * A compaction scheduled while writer subtask 0 (the compactor) has failed is not sent to the
-   * dead attempt; the recovery after its restart sends it to the new attempt.
-   */
+  // ---------------------------------------------------------------- the compaction stage's protocol
+
+  private static final Map<String, String> COMPACTING = Map.of(FlinkWriteOptions.COMPACTION_ASYNC, "true",
+      FlinkWriteOptions.COMPACTION_DELTA_COMMITS, "1");
+
+  /** One checkpoint in which both writers write and report; returns what their state holds. */
+  private void writeAndCheckpoint(Coordinator c, List<Writer> w, long checkpointId, String prefix) throws Exception {
+    w.get(0).write(inserts(prefix + "a", 2, 0));
+    w.get(1).write(inserts(prefix + "b", 2, 1));
+    c.checkpoint(checkpointId);
+    w.get(0).snapshot(checkpointId);
+    w.get(1).snapshot(checkpointId);
+  }
+
   @Test
-  void compactionScheduledWhileSubtaskZeroIsDownIsSentToItsNextAttempt() throws Exception {
-    Coordinator c = started("MERGE_ON_READ", Map.of(FlinkWriteOptions.COMPACTION_ASYNC, "true",
-        FlinkWriteOptions.COMPACTION_DELTA_COMMITS, "1"));
+  void theCompactionStageMayStartOnlyOnceTheCoordinatorHasRecovered() throws Exception {
+    Coordinator c = started("MERGE_ON_READ", COMPACTING);
+    var start = c.ask(new WriteMessages.CompactionStageStarted());
+    harness.writer(c, 0, 0, List.of(), 0).start();
+    assertThat(start).as("subtask 1 has not started: no recovery, no lease yet").isNotDone();
+
+    harness.writer(c, 1, 0, List.of(), 0).start();
+
+    assertThat(start.get(CoordinatorHarness.TIMEOUT_SECONDS, TimeUnit.SECONDS)).isNotNull();
+    Table table = harness.table();
+    assertThat(table.fs().exists(new org.apache.hadoop.fs.Path(table.metaPath(), WriterLease.FILE))).isTrue();
+  }
+
+  @Test
+  void aDueCompactionIsScheduledAfterTheCommitAndNothingIsSentToTheWriters() throws Exception {
+    Coordinator c = started("MERGE_ON_READ", COMPACTING);
     List<Writer> w = writers(c, 0);
-    w.get(0).write(inserts("a", 2, 0));
-    c.checkpoint(1);
-    List<WriteResult> state0 = w.get(0).snapshot(1);
-    List<WriteResult> state1 = w.get(1).snapshot(1);
-    c.attemptFailed(0, 0);
+    writeAndCheckpoint(c, w, 1, "");
     c.checkpointComplete(1);
 
-    Set<String> scheduled = harness.timeline().pendingCompactions().times().stream().collect(Collectors.toSet());
-    assertThat(scheduled).as("a compaction is due after one delta commit").hasSize(1);
-    assertThat(c.tasks.getSentEventsForSubtask(0)).as("nothing sent to the failed attempt").isEmpty();
-
-    c.subtaskReset(0, 1);
-    c.coordinator.executionAttemptReady(0, 1, c.tasks.createGatewayForSubtask(0, 1));
-    c.sync();
-    harness.writer(c, 0, 1, state0, 1).start();
-    assertThat(state1).isEmpty();
-
-    List<OperatorEvent> sent = c.tasks.getSentEventsForSubtask(0);
-    assertThat(sent).containsExactly(new WriteMessages.Compact(scheduled.iterator().next()));
+    assertThat(harness.timeline().pendingCompactions().times()).as("a compaction is due after one delta commit")
+        .hasSize(1);
+    for (int s = 0; s < harness.parallelism; s++) {
+      assertThat(c.tasks.getSentEventsForSubtask(s)).as("events to writer %d", s).isEmpty();
+    }
     assertThat(c.failed()).isFalse();
+  }
+
+  /** Hudi's compaction.schedule.enabled=false, and Riverbed's default of both options: no plan is written. */
+  @ParameterizedTest
+  @ValueSource(strings = {"schedule-disabled", "defaults"})
+  void withoutSchedulingNoCompactionIsPlanned(String setting) throws Exception {
+    Map<String, String> options = setting.equals("defaults") ? Map.of(FlinkWriteOptions.COMPACTION_DELTA_COMMITS, "1")
+        : Map.of(FlinkWriteOptions.COMPACTION_ASYNC, "true", FlinkWriteOptions.COMPACTION_SCHEDULE, "false",
+            FlinkWriteOptions.COMPACTION_DELTA_COMMITS, "1");
+    Coordinator c = started("MERGE_ON_READ", options);
+    List<Writer> w = writers(c, 0);
+    writeAndCheckpoint(c, w, 1, "");
+    c.checkpointComplete(1);
+
+    assertThat(harness.commits()).hasSize(1);
+    assertThat(harness.timeline().pendingCompactions().instants()).isEmpty();
+  }
+
+  /**
+   * The end of a bounded job with the compaction stage: the stage's final request is answered only
+   * once every writer's last commit is done and the compaction it made due is scheduled; the lease
+   * stays held until the stage reports its last compactions done.
+   */
+  @Test
+  void theFinalCompactionRequestWaitsForEveryWritersLastCommitAndTheLeaseForTheStage() throws Exception {
+    Coordinator c = started("MERGE_ON_READ", COMPACTING);
+    List<Writer> w = writers(c, 0);
+    writeAndCheckpoint(c, w, 1, "");
+    var finalRequest = c.ask(new WriteMessages.FinalCompactionRequest());
+    var first = c.awaitCommit(0, 1);
+    c.checkpointComplete(1);
+    first.get(CoordinatorHarness.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    assertThat(finalRequest).as("writer 1 has not finished").isNotDone();
+
+    var second = c.awaitCommit(1, 1);
+    second.get(CoordinatorHarness.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    finalRequest.get(CoordinatorHarness.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+
+    assertThat(harness.timeline().pendingCompactions().times()).as("scheduled before the answer").hasSize(1);
+    Table table = harness.table();
+    var lease = new org.apache.hadoop.fs.Path(table.metaPath(), WriterLease.FILE);
+    assertThat(table.fs().exists(lease)).as("held while the stage compacts").isTrue();
+    c.ask(new WriteMessages.CompactionStageFinished()).get(CoordinatorHarness.TIMEOUT_SECONDS, TimeUnit.SECONDS);
+    assertThat(table.fs().exists(lease)).as("released once the stage finished").isFalse();
+    assertThat(c.failed()).isFalse();
+  }
+
+  @Test
+  void aResetFailsTheStagesFinalRequestOfThePreviousAttempt() throws Exception {
+    Coordinator c = started("MERGE_ON_READ", COMPACTING);
+    writers(c, 0);
+    byte[] state = c.checkpoint(1);
+    var finalRequest = c.ask(new WriteMessages.FinalCompactionRequest());
+
+    c.resetTo(1, state);
+
+    assertThat(finalRequest).isCompletedExceptionally();
+    assertThatWaiterFailure(finalRequest).contains("reset to checkpoint 1");
   }
 }

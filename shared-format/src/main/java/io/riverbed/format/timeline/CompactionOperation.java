@@ -53,6 +53,19 @@ public record CompactionOperation(
     return r;
   }
 
+  /**
+   * The operation alone as bytes (an Avro container of one {@code HoodieCompactionOperation}
+   * record, as a plan file holds them), for engines that hand operations between tasks.
+   */
+  public byte[] toBytes() {
+    return AvroTimelineFile.serialize(toRecord());
+  }
+
+  /** Reads {@link #toBytes()}'s bytes; {@code source} names them in errors. */
+  public static CompactionOperation fromBytes(byte[] bytes, String source) {
+    return fromRecord(AvroTimelineFile.deserializeRequired(bytes, TimelineSchemas.COMPACTION_OPERATION, source));
+  }
+
   public static CompactionOperation fromRecord(GenericRecord r) {
     return new CompactionOperation(
         AvroValues.string(r.get("baseInstantTime")),

@@ -35,6 +35,15 @@ class AvroTimelineFileTest {
   }
 
   @Test
+  void aCompactionOperationRoundTripsAlone() {
+    for (CompactionOperation operation : plan().operations()) {
+      assertThat(CompactionOperation.fromBytes(operation.toBytes(), "an operation")).isEqualTo(operation);
+    }
+    assertThatThrownBy(() -> CompactionOperation.fromBytes(new byte[] {1, 2, 3}, "event of task 4"))
+        .isInstanceOf(CorruptFileException.class).hasMessageContaining("event of task 4");
+  }
+
+  @Test
   void containerHasNullCodecOneRecordAndHudiSchemaName() throws IOException {
     byte[] bytes = plan().toBytes();
     assertThat(new String(bytes, 0, 4, java.nio.charset.StandardCharsets.ISO_8859_1)).isEqualTo("Obj\u0001");

@@ -5,9 +5,15 @@ import io.riverbed.format.table.TableType;
 import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.Instant;
+import io.riverbed.format.timeline.InstantTime;
 import io.riverbed.format.timeline.Timeline;
 import io.riverbed.format.write.CompactionOptions;
 import io.riverbed.format.write.CompactionScheduler;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -15,33 +21,136 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Schedules a compaction of a MERGE_ON_READ table once enough delta commits completed since the
- * last compaction (Hudi's {@code NUM_COMMITS} trigger), as a {@link PostCommitAction}. Plans only
- * ({@link CompactionScheduler}, which also refuses while a write that is older than the plan would
- * be is pending); who runs the plan is the engine's business, told through {@code scheduled}.
+ * Schedules a compaction of a MERGE_ON_READ table when its {@link Policy} says one is due, as a
+ * {@link PostCommitAction}: Hudi's trigger strategies ({@code compaction.trigger.strategy}), over
+ * the delta commits completed since the last compaction (the newest compaction instant in any
+ * state, or the newest completed commit) and the time elapsed since it (or, before the first
+ * compaction, since the first completed delta commit). Plans only ({@link CompactionScheduler},
+ * which also refuses while a write that is older than the plan would be is pending); who runs the
+ * plan is the engine's business, told through {@code scheduled}.
+ *
+ * <p>Nothing is scheduled without a delta commit since the last compaction, whatever the
+ * strategy: there would be no log file to compact.
  */
 public final class CompactionTrigger implements PostCommitAction {
   private static final Logger LOG = LoggerFactory.getLogger(CompactionTrigger.class);
 
-  private final CompactionOptions options;
-  private final int deltaCommits;
-  private final Consumer<String> scheduled;
+  /** Hudi's {@code CompactionTriggerStrategy} values the Flink writer offers. */
+  public enum Strategy {
+    /** At least {@code deltaCommits} delta commits since the last compaction (Hudi's default). */
+    NUM_COMMITS,
+    /** At least {@code deltaTime} since the last compaction. */
+    TIME_ELAPSED,
+    /** Both {@link #NUM_COMMITS} and {@link #TIME_ELAPSED}. */
+    NUM_AND_TIME,
+    /** Either {@link #NUM_COMMITS} or {@link #TIME_ELAPSED}. */
+    NUM_OR_TIME;
 
-  private CompactionTrigger(CompactionOptions options, int deltaCommits, Consumer<String> scheduled) {
-    if (deltaCommits <= 0) {
-      throw new IllegalArgumentException("delta commits per compaction must be > 0, got " + deltaCommits);
+    /**
+     * The strategy Hudi names {@code name} ({@code num_commits}, {@code time_elapsed},
+     * {@code num_and_time}, {@code num_or_time}; any case).
+     *
+     * @throws IllegalArgumentException naming the strategies there are
+     */
+    public static Strategy parse(String name) {
+      String n = name == null ? "" : name.trim().toUpperCase(Locale.ROOT);
+      for (Strategy s : values()) {
+        if (s.name().equals(n)) {
+          return s;
+        }
+      }
+      throw new IllegalArgumentException("unknown compaction trigger strategy '" + name + "': use num_commits, "
+          + "time_elapsed, num_and_time or num_or_time");
     }
-    this.options = Objects.requireNonNull(options);
-    this.deltaCommits = deltaCommits;
-    this.scheduled = Objects.requireNonNull(scheduled);
+
+    /** The name as Hudi's options spell it. */
+    public String optionValue() {
+      return name().toLowerCase(Locale.ROOT);
+    }
   }
 
   /**
-   * A trigger that plans with {@code options} after every {@code deltaCommits} delta commits and
+   * When a compaction is due.
+   *
+   * @param strategy which of the two thresholds must be reached
+   * @param deltaCommits delta commits since the last compaction ({@code compaction.delta_commits})
+   * @param deltaTime time since the last compaction ({@code compaction.delta_seconds})
+   */
+  public record Policy(Strategy strategy, int deltaCommits, Duration deltaTime) {
+    /** Hudi's {@code compaction.delta_seconds} default: one hour. */
+    public static final Duration DEFAULT_DELTA_TIME = Duration.ofHours(1);
+
+    public Policy {
+      Objects.requireNonNull(strategy, "strategy");
+      Objects.requireNonNull(deltaTime, "deltaTime");
+      if (deltaCommits <= 0) {
+        throw new IllegalArgumentException("delta commits per compaction must be > 0, got " + deltaCommits);
+      }
+      if (deltaTime.isNegative() || deltaTime.isZero()) {
+        throw new IllegalArgumentException("time between compactions must be > 0, got " + deltaTime);
+      }
+    }
+
+    /** {@link Strategy#NUM_COMMITS}: every {@code deltaCommits} delta commits. */
+    public static Policy everyDeltaCommits(int deltaCommits) {
+      return new Policy(Strategy.NUM_COMMITS, deltaCommits, DEFAULT_DELTA_TIME);
+    }
+
+    /** Whether a compaction is due after {@code deltaCommitsSince} delta commits and {@code elapsed} since the last one. */
+    public boolean isDue(long deltaCommitsSince, Duration elapsed) {
+      boolean enoughCommits = deltaCommitsSince >= deltaCommits;
+      boolean enoughTime = elapsed.compareTo(deltaTime) >= 0;
+      return switch (strategy) {
+        case NUM_COMMITS -> enoughCommits;
+        case TIME_ELAPSED -> enoughTime;
+        case NUM_AND_TIME -> enoughCommits && enoughTime;
+        case NUM_OR_TIME -> enoughCommits || enoughTime;
+      };
+    }
+
+    @Override
+    public String toString() {
+      return switch (strategy) {
+        case NUM_COMMITS -> "every " + deltaCommits + " delta commits";
+        case TIME_ELAPSED -> "every " + deltaTime.toSeconds() + " s";
+        case NUM_AND_TIME -> deltaCommits + " delta commits and " + deltaTime.toSeconds() + " s";
+        case NUM_OR_TIME -> deltaCommits + " delta commits or " + deltaTime.toSeconds() + " s";
+      };
+    }
+  }
+
+  private final CompactionOptions options;
+  private final Policy policy;
+  private final Consumer<String> scheduled;
+  private final Clock clock;
+
+  private CompactionTrigger(CompactionOptions options, Policy policy, Consumer<String> scheduled, Clock clock) {
+    this.options = Objects.requireNonNull(options);
+    this.policy = Objects.requireNonNull(policy);
+    this.scheduled = Objects.requireNonNull(scheduled);
+    this.clock = Objects.requireNonNull(clock);
+  }
+
+  /**
+   * A trigger that plans with {@code options} when {@code policy} says a compaction is due and
    * hands each scheduled compaction's instant time to {@code scheduled}.
    */
+  public static CompactionTrigger of(CompactionOptions options, Policy policy, Consumer<String> scheduled) {
+    return new CompactionTrigger(options, policy, scheduled, Clock.systemUTC());
+  }
+
+  /** A trigger that plans after every {@code deltaCommits} delta commits ({@link Strategy#NUM_COMMITS}). */
   public static CompactionTrigger of(CompactionOptions options, int deltaCommits, Consumer<String> scheduled) {
-    return new CompactionTrigger(options, deltaCommits, scheduled);
+    return of(options, Policy.everyDeltaCommits(deltaCommits), scheduled);
+  }
+
+  /** This trigger, telling the time by {@code clock} (the elapsed-time strategies); default: the system clock. */
+  public CompactionTrigger clock(Clock clock) {
+    return new CompactionTrigger(options, policy, scheduled, clock);
+  }
+
+  public Policy policy() {
+    return policy;
   }
 
   @Override
@@ -55,20 +164,27 @@ public final class CompactionTrigger implements PostCommitAction {
       return Optional.empty();
     }
     Timeline timeline = table.timeline();
-    String lastCompaction = timeline.writeTimeline().filter(i -> i.action() == Action.COMPACTION
-        || (i.action() == Action.COMMIT && i.isCompleted())).last().map(Instant::time).orElse("");
-    long since = timeline.ofAction(Action.DELTA_COMMIT).completed().instants().stream()
-        .filter(i -> i.time().compareTo(lastCompaction) > 0).count();
-    if (since < deltaCommits) {
+    Optional<String> lastCompaction = timeline.writeTimeline().filter(i -> i.action() == Action.COMPACTION
+        || (i.action() == Action.COMMIT && i.isCompleted())).last().map(Instant::time);
+    List<Instant> deltaCommits = timeline.ofAction(Action.DELTA_COMMIT).completed().instants().stream()
+        .filter(i -> lastCompaction.isEmpty() || i.time().compareTo(lastCompaction.get()) > 0).toList();
+    if (deltaCommits.isEmpty()) {
+      return Optional.empty();
+    }
+    String since = lastCompaction.orElse(deltaCommits.get(0).time());
+    LocalDateTime now = LocalDateTime.now(clock.withZone(table.config().timelineTimezone().zoneId()));
+    Duration elapsed = Duration.between(InstantTime.parseToDateTime(since), now);
+    if (!policy.isDue(deltaCommits.size(), elapsed)) {
       return Optional.empty();
     }
     var result = CompactionScheduler.of(table).options(options).execute();
-    LOG.info("Compaction of {} after {} delta commits: {}", table.basePath(), since, result.reason());
+    LOG.info("Compaction of {} after {} delta commits and {} s since {} (policy: {}): {}", table.basePath(),
+        deltaCommits.size(), elapsed.toSeconds(), since, policy, result.reason());
     return result.instantTime();
   }
 
   @Override
   public String toString() {
-    return "compaction trigger (every " + deltaCommits + " delta commits)";
+    return "compaction trigger (" + policy + ")";
   }
 }
