@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AcceptanceStreamTest {
   private static final int CHANGES = 100_000;
+  private static final int WAVES = 4;
 
   @TempDir static Path work;
   static FlinkTrips trips;
@@ -35,7 +36,7 @@ class AcceptanceStreamTest {
     table = work.resolve("acceptance");
     Path schema = FlinkTrips.writeSchema(work.resolve("trip.avsc"));
     Path checkpointDir = work.resolve("checkpoints");
-    for (Path input : trips.writeWaves(work.resolve("input"), 4)) {
+    for (Path input : trips.writeWaves(work.resolve("input"), WAVES)) {
       WriteJobProcess.run(work.resolve("jobs"), WriteJobProcess.HANG_LIMIT, List.of("--source", "file", "--input", input.toString(),
           "--schema", schema.toString(), "--table-path", table.toString(), "--table-name", "trips",
           "--table-type", "MERGE_ON_READ", "--record-key", "uuid", "--precombine", "ts",
@@ -51,8 +52,10 @@ class AcceptanceStreamTest {
   void streamAndTableHaveTheRequiredShape() {
     assertThat(trips.size()).isEqualTo(CHANGES);
     assertThat(trips.deletes()).isBetween(1_500L, 2_500L);
-    // A commit per checkpoint that carried data (idle checkpoints open nothing); 25 seen here.
-    assertThat(TimelineInstant.completedWrites(table)).as("commits of %s", table).hasSizeGreaterThanOrEqualTo(15);
+    // A commit per checkpoint that carried data (idle checkpoints open nothing): about 25 on a quiet
+    // machine, but how many checkpoints fall inside a wave depends on the load (14 were seen at a
+    // load of 7). What does not: each bounded wave ends with a commit of its own.
+    assertThat(TimelineInstant.completedWrites(table)).as("commits of %s", table).hasSizeGreaterThanOrEqualTo(WAVES);
     assertThat(HudiReadsFlinkTablesTest.incompleteInstants(table)).isEmpty();
   }
 
