@@ -43,9 +43,8 @@ final class CoordinatorMetrics implements PostCommitAction {
     group.gauge(TIME_SINCE_LAST_COMMIT, () -> clockMillis.getAsLong() - lastCommitAt);
     group.gauge(PENDING_COMPACTION_PLANS, () -> pendingPlans);
     group.gauge(PENDING_COMPACTION_OPERATIONS, () -> pendingOperations);
-    group.gauge(LAST_CLEAN_DURATION, () -> services.flatMap(s -> boxed(s.lastDurationMillis("clean"))).orElse(0L));
-    group.gauge(LAST_ARCHIVE_DURATION, () -> services.flatMap(s -> boxed(s.lastDurationMillis("archive")))
-        .orElse(0L));
+    group.gauge(LAST_CLEAN_DURATION, () -> lastDuration(services, "clean"));
+    group.gauge(LAST_ARCHIVE_DURATION, () -> lastDuration(services, "archive"));
   }
 
   /** A commit starts now. */
@@ -65,7 +64,7 @@ final class CoordinatorMetrics implements PostCommitAction {
         : FileSystemViewLoader.pendingCompactions(table.timelineStore(), timeline).size();
   }
 
-  private static Optional<Long> boxed(java.util.OptionalLong value) {
-    return value.isPresent() ? Optional.of(value.getAsLong()) : Optional.empty();
+  private static long lastDuration(Optional<AsyncTableServices> services, String name) {
+    return services.map(s -> s.lastDurationMillis(name).orElse(0)).orElse(0L);
   }
 }

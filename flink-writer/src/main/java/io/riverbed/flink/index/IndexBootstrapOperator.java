@@ -105,7 +105,8 @@ public final class IndexBootstrapOperator extends AbstractStreamOperator<RowData
   private transient boolean restored;
   private transient volatile int slicesToLoad;
   private transient volatile int slicesLoaded;
-  private transient volatile long keysLoaded;
+  /** Keys loaded by this subtask (also the accumulator's value); read by the metric. */
+  private transient LongCounter keysLoaded;
   private transient ListState<Boolean> restoreFlag;
 
   /**
@@ -145,10 +146,11 @@ public final class IndexBootstrapOperator extends AbstractStreamOperator<RowData
   public void open() throws Exception {
     super.open();
     LongCounter loaded = new LongCounter();
+    keysLoaded = loaded;
     getRuntimeContext().addAccumulator(LOADED_KEYS_ACCUMULATOR, loaded);
     getMetricGroup().gauge(SLICES_TO_LOAD, () -> slicesToLoad);
     getMetricGroup().gauge(SLICES_LOADED, () -> slicesLoaded);
-    getMetricGroup().gauge(KEYS_LOADED, () -> keysLoaded);
+    getMetricGroup().gauge(KEYS_LOADED, () -> keysLoaded.getLocalValue());
     int subtask = getRuntimeContext().getTaskInfo().getIndexOfThisSubtask();
     int parallelism = getRuntimeContext().getTaskInfo().getNumberOfParallelSubtasks();
     if (!options.indexBootstrapEnabled()) {
@@ -216,7 +218,6 @@ public final class IndexBootstrapOperator extends AbstractStreamOperator<RowData
           output.collect(reuse.replace(row));
         }
         loaded.add(keys.live());
-        keysLoaded += keys.live();
         slicesLoaded++;
         LOG.debug("Index bootstrap: {} keys of file group {}", keys.live(), keys.split().slice().fileGroupId());
       }

@@ -10,6 +10,7 @@ import io.riverbed.format.table.Table;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * A table service a streaming writer runs after its commits ({@link AsyncTableServices}): cleaning
@@ -27,6 +28,23 @@ public interface TableService {
    */
   Optional<String> run(Table table);
 
+  /** A service called {@code name} that runs {@code run}. */
+  static TableService named(String name, Function<Table, Optional<String>> run) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(run, "run");
+    return new TableService() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public Optional<String> run(Table table) {
+        return run.apply(table);
+      }
+    };
+  }
+
   /** Hudi's clean action with {@code options} ({@link Cleaner}). */
   static TableService cleaning(CleanOptions options) {
     return cleaning(options, () -> { });
@@ -36,19 +54,11 @@ public interface TableService {
   static TableService cleaning(CleanOptions options, Runnable afterFileDeleted) {
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(afterFileDeleted, "afterFileDeleted");
-    return new TableService() {
-      @Override
-      public String name() {
-        return "clean";
-      }
-
-      @Override
-      public Optional<String> run(Table table) {
-        List<CleanResult> done = Cleaner.of(table).options(options).afterFileDeleted(afterFileDeleted).execute();
-        return done.isEmpty() ? Optional.empty() : Optional.of("cleans " + done.stream().map(CleanResult::instantTime)
-            .toList() + ", " + done.stream().mapToInt(CleanResult::filesDeleted).sum() + " files deleted");
-      }
-    };
+    return named("clean", table -> {
+      List<CleanResult> done = Cleaner.of(table).options(options).afterFileDeleted(afterFileDeleted).execute();
+      return done.isEmpty() ? Optional.empty() : Optional.of("cleans " + done.stream().map(CleanResult::instantTime)
+          .toList() + ", " + done.stream().mapToInt(CleanResult::filesDeleted).sum() + " files deleted");
+    });
   }
 
   /** Hudi's archival with {@code options} ({@link Archiver}): a bounded batch of instants per run. */
@@ -63,20 +73,12 @@ public interface TableService {
   static TableService archiving(ArchiveOptions options, Runnable afterArchiveFileWritten) {
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(afterArchiveFileWritten, "afterArchiveFileWritten");
-    return new TableService() {
-      @Override
-      public String name() {
-        return "archive";
-      }
-
-      @Override
-      public Optional<String> run(Table table) {
-        ArchiveResult result = Archiver.of(table).options(options).afterArchiveFileWritten(afterArchiveFileWritten)
-            .execute();
-        return result.archived().isEmpty() ? Optional.empty() : Optional.of(result.archived().size()
-            + " instants archived into " + result.archiveFile().orElse("?")
-            + (result.backlog() ? "; more are due, the next run goes on" : ""));
-      }
-    };
+    return named("archive", table -> {
+      ArchiveResult result = Archiver.of(table).options(options).afterArchiveFileWritten(afterArchiveFileWritten)
+          .execute();
+      return result.archived().isEmpty() ? Optional.empty() : Optional.of(result.archived().size()
+          + " instants archived into " + result.archiveFile().orElse("?")
+          + (result.backlog() ? "; more are due, the next run goes on" : ""));
+    });
   }
 }

@@ -119,10 +119,10 @@ class AsyncTableServicesTest {
   @Test
   void aFailedServiceDoesNotStopTheNextOneOfTheRound() throws Exception {
     var ran = new java.util.concurrent.CopyOnWriteArrayList<String>();
-    try (var round = AsyncTableServices.of(List.of(service("clean", t -> {
+    try (var round = AsyncTableServices.of(List.of(TableService.named("clean", t -> {
       ran.add("clean");
       throw new IllegalStateException("injected clean failure");
-    }), service("archive", t -> {
+    }), TableService.named("archive", t -> {
       ran.add("archive");
       return Optional.of("archived");
     })), threads)) {
@@ -135,21 +135,7 @@ class AsyncTableServicesTest {
   }
 
   private AsyncTableServices services(Function<Table, Optional<String>> body, ThreadFactory threadFactory) {
-    return AsyncTableServices.of(List.of(service("test", body)), threadFactory);
-  }
-
-  private static TableService service(String name, Function<Table, Optional<String>> body) {
-    return new TableService() {
-      @Override
-      public String name() {
-        return name;
-      }
-
-      @Override
-      public Optional<String> run(Table table) {
-        return body.apply(table);
-      }
-    };
+    return AsyncTableServices.of(List.of(TableService.named("test", body)), threadFactory);
   }
 
   private static void await(CountDownLatch latch) {
