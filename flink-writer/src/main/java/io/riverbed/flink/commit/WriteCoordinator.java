@@ -173,6 +173,8 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
   private final Optional<HiveSyncAction> hiveSync;
   /** Schedules compactions ({@code compaction.schedule.enabled}, MERGE_ON_READ). */
   private final CompactionTrigger compactionTrigger;
+  /** Instant requests held while a due compaction waits for the open instants to commit. */
+  private final CompactionHold compactionHold = new CompactionHold();
   /** Cleans after commits on its own thread ({@code clean.async.enabled}): a post-commit action of the committer. */
   private final Optional<AsyncTableServices> tableServices;
   private final CoordinatorMetrics metrics;
@@ -321,6 +323,8 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
       };
       if (recovering) {
         deferred.add(answer);
+      } else if (compactionHold.isWaiting() && openInstants.wouldBegin(r.epoch(), r.previousInstant())) {
+        compactionHold.hold(r.subtask(), answer, response);
       } else {
         answer.run();
       }
@@ -344,7 +348,22 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
       result.completeExceptionally(new TableException("write coordinator of " + options.path() + " has failed"));
       return;
     }
-    run("checkpoint " + checkpointId, () -> result.complete(snapshot()));
+    run("checkpoint " + checkpointId, () -> {
+      if (compactionHold.givesUpAt(checkpointId, false)) {
+        releaseCompactionHold("checkpoint " + checkpointId + " began first");
+      }
+      result.complete(snapshot());
+    });
+  }
+
+  /** A checkpoint that failed does not commit the open instants a due compaction waits for. */
+  @Override
+  public void notifyCheckpointAborted(long checkpointId) {
+    run("abort of checkpoint " + checkpointId, () -> {
+      if (compactionHold.givesUpAt(checkpointId, true)) {
+        releaseCompactionHold("checkpoint " + checkpointId + " was aborted");
+      }
+    });
   }
 
   @Override
@@ -363,6 +382,8 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
     Runnable reset = () -> {
       failed = false;
       deferred.clear();
+      compactionHold.dropAll(new TableException("write coordinator of " + options.path() + " was reset to checkpoint "
+          + checkpointId));
       restore(state);
       restoredCheckpoint = checkpointId;
       recovering = true;
@@ -386,6 +407,8 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
       recovering = true;
       restoredCheckpoint = checkpointId;
       started.remove(subtask);
+      compactionHold.drop(subtask, new TableException("writer subtask " + subtask + " of " + options.path()
+          + " was reset to checkpoint " + checkpointId));
       results.values().removeIf(r -> checkpointId == NO_CHECKPOINT || r.checkpointId() > checkpointId);
       LOG.info("Writer subtask {} restarts from checkpoint {}; recovering when all writers are back", subtask,
           checkpointId);
@@ -578,12 +601,39 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
 
   // ---------------------------------------------------------------- compaction (MERGE_ON_READ, optional)
 
-  /** Plans a compaction if one is due and no instant is open (the compaction stage, or an offline compactor, runs it). */
+  /**
+   * Plans a compaction if one is due (the compaction stage, or an offline compactor, runs it). While
+   * instants are open the plan waits: requests that would begin another instant are held until
+   * the open ones are committed ({@link CompactionHold}).
+   */
   private void scheduleCompactionIfDue() {
-    if (!options.compactionScheduleEnabled() || !openInstants.isEmpty()) {
+    if (!options.compactionScheduleEnabled()) {
       return;
     }
-    compactionTrigger.scheduleIfDue(table);
+    if (!openInstants.isEmpty()) {
+      if (!compactionHold.isWaiting() && compactionTrigger.isDue(table)) {
+        LOG.info("A compaction of {} is due; it is planned once the open instants {} are committed",
+            table.basePath(), openInstantEpochs().keySet());
+        long newestEpoch = 0;
+        for (long e : openInstantEpochs().values()) {
+          newestEpoch = Math.max(newestEpoch, e);
+        }
+        compactionHold.await(newestEpoch);
+      }
+      return;
+    }
+    try {
+      compactionTrigger.scheduleIfDue(table);
+    } finally {
+      compactionHold.release();
+    }
+  }
+
+  /** Lets the held writers go on without the plan (it is tried again after the next commit). */
+  private void releaseCompactionHold(String why) {
+    LOG.info("The due compaction of {} waits for the next commit ({}); {} held instant requests answered",
+        table.basePath(), why, compactionHold.heldRequests());
+    compactionHold.release();
   }
 
   // ---------------------------------------------------------------- state

@@ -151,13 +151,11 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
   public void processElement(StreamRecord<RowData> element) throws Exception {
     RowData row = element.getValue();
     if (WriteEnvelope.op(row) == WriteEnvelope.KAFKA_OFFSETS) {
-      currentInstant(); // the offsets go into this checkpoint's instant, even if nothing else is written
       KafkaOffsets offsets = KafkaOffsets.parse(WriteEnvelope.key(row));
       kafkaOffsets = kafkaOffsets == null ? offsets : kafkaOffsets.overlaidWith(offsets);
       return;
     }
     if (WriteEnvelope.op(row) == WriteEnvelope.STALE) {
-      currentInstant(); // the count goes into this checkpoint's instant, even if nothing else is written
       staleInEpoch++;
       return;
     }
@@ -222,6 +220,11 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
     metrics.flushed(written.writeStats());
     FaultInjection.check(FaultInjection.WRITER_AFTER_FLUSH_BEFORE_BARRIER);
     long checkpointId = context.getCheckpointId();
+    if (instant == null && (staleInEpoch > 0 || kafkaOffsets != null)) {
+      // the count and the offsets go into this checkpoint's instant, even if nothing else was written; asked
+      // for only now, so a late change does not open the next instant early (a due compaction waits for it)
+      currentInstant();
+    }
     if (instant != null) {
       long stale = staleInEpoch + written.staleRecords();
       staleInEpoch = 0;

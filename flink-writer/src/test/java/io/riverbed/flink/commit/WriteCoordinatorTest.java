@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
@@ -387,6 +388,95 @@ class WriteCoordinatorTest {
       assertThat(c.tasks.getSentEventsForSubtask(s)).as("events to writer %d", s).isEmpty();
     }
     assertThat(c.failed()).isFalse();
+  }
+
+  /**
+   * Epoch 0 written by both writers and checkpointed; subtask 1 begins epoch 1's instant before
+   * checkpoint 1 completes, with one delta commit making a compaction due; returns that instant.
+   */
+  private String openTheNextInstantBeforeTheCommit(Coordinator c, List<Writer> w) throws Exception {
+    writeAndCheckpoint(c, w, 1, "");
+    w.get(1).write(inserts("next", 2, 2));
+    String open = w.get(1).instant();
+    c.checkpointComplete(1);
+    assertThat(harness.commits()).hasSize(1);
+    return open;
+  }
+
+  /** Checkpoint 2 snapshotted by both writers; subtask 1's request for epoch 2, which must be held. */
+  private CompletableFuture<CoordinationResponse> heldRequest(Coordinator c, List<Writer> w, String open)
+      throws Exception {
+    c.checkpoint(2);
+    w.get(0).snapshot(2);
+    w.get(1).snapshot(2);
+    var held = c.request(new WriteMessages.InstantRequest(1, 2, open));
+    c.sync();
+    assertThat(held).as("a request that would begin an instant after %s", open).isNotDone();
+    return held;
+  }
+
+  /**
+   * Subtask 1 begins epoch 1's instant before checkpoint 1 commits epoch 0's, as a steady stream
+   * does (a full buffer flushed, a late change counted). The compaction that commit makes due may
+   * not take slices the open instant writes into: it waits. A writer joining the open instant goes
+   * on; one that would begin another instant is held until the open one is committed at checkpoint
+   * 2, the plan made, and is then given an instant after the plan's.
+   */
+  @Test
+  void aDueCompactionWaitsForTheOpenInstantAndHoldsOnlyTheWritersThatWouldBeginAnother() throws Exception {
+    Coordinator c = started("MERGE_ON_READ", COMPACTING);
+    List<Writer> w = writers(c, 0);
+    String open = openTheNextInstantBeforeTheCommit(c, w);
+    assertThat(harness.timeline().pendingCompactions().instants()).as("a plan while %s is open", open).isEmpty();
+
+    w.get(0).write(inserts("join", 2, 0));
+    assertThat(w.get(0).instant()).as("a writer still in epoch 1 joins the open instant").isEqualTo(open);
+    var held = heldRequest(c, w, open);
+
+    c.checkpointComplete(2);
+    List<String> planned = harness.timeline().pendingCompactions().times();
+    assertThat(planned).hasSize(1);
+    assertThat(planned.get(0)).isGreaterThan(open);
+    assertThat(instantOf(held)).as("the held writer's instant").isGreaterThan(planned.get(0));
+    assertThat(harness.read()).containsOnlyKeys("a-0", "a-1", "b-0", "b-1", "next-0", "next-1", "join-0", "join-1");
+    assertThat(c.failed()).isFalse();
+  }
+
+  /**
+   * The checkpoint that was to commit the open instant fails (aborted, or the next one begins
+   * without it): the held writers go on at once, without a plan, rather than wait another whole
+   * checkpoint; the compaction is planned after a later commit.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"aborted", "next checkpoint"})
+  void heldWritersGoOnWithoutAPlanWhenTheCheckpointThatWouldCommitTheOpenInstantFails(String how) throws Exception {
+    Coordinator c = started("MERGE_ON_READ", COMPACTING);
+    List<Writer> w = writers(c, 0);
+    String open = openTheNextInstantBeforeTheCommit(c, w);
+    var held = heldRequest(c, w, open);
+
+    if (how.equals("aborted")) {
+      c.coordinator.notifyCheckpointAborted(2);
+      c.sync();
+    } else {
+      c.checkpoint(3);
+    }
+    assertThat(instantOf(held)).isGreaterThan(open);
+    assertThat(harness.timeline().pendingCompactions().instants()).isEmpty();
+    assertThat(c.failed()).isFalse();
+  }
+
+  /** A held request of a writer that is reset is failed (its attempt is gone); nothing is opened for it. */
+  @Test
+  void aResetWriterHeldRequestFailsAndOpensNothing() throws Exception {
+    Coordinator c = started("MERGE_ON_READ", COMPACTING);
+    List<Writer> w = writers(c, 0);
+    String open = openTheNextInstantBeforeTheCommit(c, w);
+    var held = heldRequest(c, w, open);
+
+    c.subtaskReset(1, 1);
+    assertThat(held).isCompletedExceptionally();
+    assertThat(harness.timeline().commitsTimeline().pending().times()).containsExactly(open);
   }
 
   /** Hudi's compaction.schedule.enabled=false, and Riverbed's default of both options: no plan is written. */

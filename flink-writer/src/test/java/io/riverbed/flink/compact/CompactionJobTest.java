@@ -21,6 +21,7 @@ import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.Timeline;
 import io.riverbed.format.timeline.TimelineStore;
+import io.riverbed.format.write.commit.TableCommitter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -79,6 +80,38 @@ class CompactionJobTest {
     // how many: after every second delta commit unless the previous compaction still holds every file group
     assertThat(compactions).isNotEmpty();
     assertThat(timeline.ofAction(Action.DELTA_COMMIT).completed().size()).isEqualTo(8);
+    assertCompactionsChangeNoSnapshot(table, compactions);
+  }
+
+  /**
+   * A steady stream, as a production job sees it: no idle checkpoint between chunks, late changes
+   * in every chunk (the assigner drops and counts them), and write buffers small enough to flush
+   * within a chunk, so when a commit makes a compaction due the writers have mostly begun the next
+   * instant already. The plan waits for that instant's commit, holding only the writers that would
+   * begin yet another one; the last chunk waits for a completed compaction, so a job that never
+   * plans one while data flows fails here (its source gives up after ten minutes).
+   */
+  @Test
+  void compactionsArePlannedAndRunWhileASteadyStreamWithLateChangesFlows() throws Exception {
+    List<List<Change>> stream = changes(33, 6000, 12, 0.5, 0.02, 0.01);
+    var options = options(2, 2);
+    options.put(FlinkWriteOptions.BATCH_SIZE, "0.02");
+    String name = "compaction-steady-stream";
+    ChunkedSource.holdBefore(name, 11, () -> completedCompactions(table(options)).size() >= 2);
+    write(name, stream, options, 2, 0, 0);
+
+    Table table = table(options);
+    assertThat(read(table)).isEqualTo(expected(stream));
+    assertNoPendingWrites(table);
+    TimelineStore store = table.timelineStore();
+    long stale = timeline(table).ofAction(Action.DELTA_COMMIT).completed().instants().stream()
+        .map(i -> CommitMetadata.fromJson(store.read(i), i.time()).extraMetadata().get(TableCommitter.STALE_RECORDS_KEY))
+        .filter(v -> v != null).mapToLong(Long::parseLong).sum();
+    assertThat(stale).as("late changes dropped").isPositive();
+    List<Instant> compactions = completedCompactions(table);
+    List<Instant> deltaCommits = timeline(table).ofAction(Action.DELTA_COMMIT).completed().instants();
+    assertThat(compactions.get(1).time()).as("the second compaction, before the last delta commit")
+        .isLessThan(deltaCommits.get(deltaCommits.size() - 1).time());
     assertCompactionsChangeNoSnapshot(table, compactions);
   }
 

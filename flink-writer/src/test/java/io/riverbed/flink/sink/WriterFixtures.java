@@ -19,6 +19,7 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.restartstrategy.RestartStrategies;
 import org.apache.flink.api.common.time.Time;
+import org.apache.flink.runtime.client.JobExecutionException;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.GenericRowData;
@@ -202,7 +203,16 @@ public final class WriterFixtures {
     var stream = env.addSource(new ChunkedSource(name, idleCheckpoints), "chunks", InternalTypeInfo.of(ROW_TYPE))
         .setParallelism(1);
     RiverbedSink.forRowData(ROW_TYPE, options).sinkTo(stream);
-    return env.execute(name);
+    try {
+      return env.execute(name);
+    } catch (JobExecutionException e) {
+      // the one-line summary of a failed test shows this message: name the root cause in it
+      Throwable root = e;
+      while (root.getCause() != null) {
+        root = root.getCause();
+      }
+      throw new JobExecutionException(e.getJobID(), "job " + name + " failed: " + root, e);
+    }
   }
 
   public static Table table(Map<String, String> options) {

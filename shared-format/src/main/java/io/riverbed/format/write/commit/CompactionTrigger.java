@@ -160,6 +160,27 @@ public final class CompactionTrigger implements PostCommitAction {
 
   /** Schedules a compaction of {@code table} if one is due; its instant time. */
   public Optional<String> scheduleIfDue(Table table) {
+    Optional<Due> due = due(table);
+    if (due.isEmpty()) {
+      return Optional.empty();
+    }
+    var result = CompactionScheduler.of(table).options(options).execute();
+    LOG.info("Compaction of {} after {} delta commits and {} s since {} (policy: {}): {}", table.basePath(),
+        due.get().deltaCommits(), due.get().elapsed().toSeconds(), due.get().since(), policy, result.reason());
+    return result.instantTime();
+  }
+
+  /**
+   * Whether the policy says a compaction of {@code table} is due, without planning one: a writer
+   * that may only plan once its open instants are committed asks this first.
+   */
+  public boolean isDue(Table table) {
+    return due(table).isPresent();
+  }
+
+  private record Due(int deltaCommits, Duration elapsed, String since) {}
+
+  private Optional<Due> due(Table table) {
     if (table.type() != TableType.MERGE_ON_READ) {
       return Optional.empty();
     }
@@ -174,13 +195,8 @@ public final class CompactionTrigger implements PostCommitAction {
     String since = lastCompaction.orElse(deltaCommits.get(0).time());
     LocalDateTime now = LocalDateTime.now(clock.withZone(table.config().timelineTimezone().zoneId()));
     Duration elapsed = Duration.between(InstantTime.parseToDateTime(since), now);
-    if (!policy.isDue(deltaCommits.size(), elapsed)) {
-      return Optional.empty();
-    }
-    var result = CompactionScheduler.of(table).options(options).execute();
-    LOG.info("Compaction of {} after {} delta commits and {} s since {} (policy: {}): {}", table.basePath(),
-        deltaCommits.size(), elapsed.toSeconds(), since, policy, result.reason());
-    return result.instantTime();
+    return policy.isDue(deltaCommits.size(), elapsed) ? Optional.of(new Due(deltaCommits.size(), elapsed, since))
+        : Optional.empty();
   }
 
   @Override

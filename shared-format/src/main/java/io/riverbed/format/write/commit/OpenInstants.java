@@ -32,16 +32,24 @@ public final class OpenInstants {
    * @param previous the instant the writer wrote in its previous epoch, or null
    */
   public String assign(int subtask, long epoch, String previous, Supplier<String> begin) {
-    var newest = epochs.lastEntry();
     String instant;
-    if (newest != null && newest.getValue() >= epoch && (previous == null || newest.getKey().compareTo(previous) > 0)) {
-      instant = newest.getKey();
+    if (!wouldBegin(epoch, previous)) {
+      instant = epochs.lastKey();
     } else {
       instant = begin.get();
       open(instant, epoch);
     }
     writers.computeIfAbsent(instant, i -> new HashSet<>()).add(subtask);
     return instant;
+  }
+
+  /**
+   * Whether {@link #assign} with {@code epoch} and {@code previous} would begin a new instant
+   * rather than give the newest open one.
+   */
+  public boolean wouldBegin(long epoch, String previous) {
+    var newest = epochs.lastEntry();
+    return newest == null || newest.getValue() < epoch || (previous != null && newest.getKey().compareTo(previous) <= 0);
   }
 
   /** An instant opened for {@code epoch} (restored from the coordinator's state, or just begun). */

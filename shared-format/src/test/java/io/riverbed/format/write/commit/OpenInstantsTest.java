@@ -62,4 +62,16 @@ class OpenInstantsTest {
     assertThat(open.writers(t)).isEmpty();
     assertThat(open.assign(0, 0, null, begin)).isNotEqualTo(t);
   }
+
+  @Test
+  void wouldBeginTellsAheadWhetherAssignOpensANewInstant() {
+    OpenInstants open = new OpenInstants();
+    assertThat(open.wouldBegin(0, null)).as("nothing open").isTrue();
+    String t = open.assign(0, 1, null, begin);
+    assertThat(open.wouldBegin(1, null)).as("same epoch").isFalse();
+    assertThat(open.wouldBegin(0, null)).as("a late writer").isFalse();
+    assertThat(open.wouldBegin(2, t)).as("the next epoch").isTrue();
+    assertThat(open.wouldBegin(1, t)).as("the instant the writer reported").isTrue();
+    assertThat(begun).hasSize(1);
+  }
 }
