@@ -115,7 +115,10 @@ class FlinkWriteBenchmark {
     Map<String, Samples> peakUsed = new LinkedHashMap<>();
     Map<String, Samples> peakAfterGc = new LinkedHashMap<>();
     Map<String, Samples> gcShare = new LinkedHashMap<>();
+    Map<String, Samples> ingestSeconds = new LinkedHashMap<>();
+    Samples compactionsDuringIngest = new Samples("compactions before the last delta commit");
     sinks.keySet().forEach(n -> {
+      ingestSeconds.put(n, new Samples(n));
       seconds.put(n, new Samples(n));
       jobSeconds.put(n, new Samples(n));
       cpuSeconds.put(n, new Samples(n));
@@ -138,6 +141,7 @@ class FlinkWriteBenchmark {
         jobSeconds.get(name).add(m.jobSeconds());
         cpuSeconds.get(name).add(m.cpuSeconds());
         if (name.startsWith("Riverbed")) {
+          ingestSeconds.get(name).add(m.ingestSeconds());
           settle.add(m.settleMillis());
           buffered.add(m.maxBufferedBytes() / 1e6);
         }
@@ -151,6 +155,7 @@ class FlinkWriteBenchmark {
           lastTable = table;
         } else if (name.equals(COMPACTING)) {
           lastCompactedTable = table;
+          compactionsDuringIngest.add(m.compactionsDuringIngest());
         }
       }
     }
@@ -194,6 +199,15 @@ class FlinkWriteBenchmark {
               + "ratios %.2f–%.2f; job net runtime: ratio of medians **%.2f**", compactionDeltaCommits,
           seconds.get(COMPACTING).median() / seconds.get("Riverbed MOR").median(), compactedPaired.min(),
           compactedPaired.max(), jobSeconds.get(COMPACTING).median() / jobSeconds.get("Riverbed MOR").median());
+      Samples ingestPaired = Samples.ratios("ingest ratio", ingestSeconds.get(COMPACTING),
+          ingestSeconds.get("Riverbed MOR"));
+      report.format("- until the last delta commit (the writers' data committed; the bounded job then runs its last "
+              + "compaction): %.1f s with async compaction, %.1f s without (medians), ratio of medians **%.2f**, "
+              + "per-round ratios %.2f–%.2f; compactions completed before it: %.0f (median; %.0f–%.0f)",
+          ingestSeconds.get(COMPACTING).median(), ingestSeconds.get("Riverbed MOR").median(),
+          ingestSeconds.get(COMPACTING).median() / ingestSeconds.get("Riverbed MOR").median(), ingestPaired.min(),
+          ingestPaired.max(), compactionsDuringIngest.median(), compactionsDuringIngest.min(),
+          compactionsDuringIngest.max());
     }
 
     List<TableFacts> checked = new ArrayList<>();
@@ -213,7 +227,32 @@ class FlinkWriteBenchmark {
     }
   }
 
-  record Measured(double seconds, double jobSeconds, double cpuSeconds, long settleMillis, long maxBufferedBytes, long peakUsedBytes, long peakAfterGcBytes, long gcCount, long gcMillis) {}
+  /**
+   * @param ingestSeconds from the call until the last delta commit completed (the writers' last data
+   *     committed; a bounded job with async compaction then still runs its last compaction), NaN without a table
+   * @param compactionsDuringIngest compactions completed before that last delta commit
+   */
+  record Measured(double seconds, double jobSeconds, double cpuSeconds, long settleMillis, long maxBufferedBytes,
+      long peakUsedBytes, long peakAfterGcBytes, long gcCount, long gcMillis, double ingestSeconds,
+      int compactionsDuringIngest) {}
+
+  /** Completion times (file modification times) of the table's delta commits and compactions. */
+  record Completions(long lastDeltaCommitMillis, int compactionsBefore) {
+    static Completions of(Path table) throws IOException {
+      List<long[]> commits = new ArrayList<>(); // {mtime, 1 if a compaction}
+      try (Stream<Path> timeline = Files.list(table.resolve(".hoodie"))) {
+        for (Path f : timeline.toList()) {
+          String name = f.getFileName().toString();
+          if (name.endsWith(".deltacommit") || name.endsWith(".commit")) {
+            commits.add(new long[] {Files.getLastModifiedTime(f).toMillis(), name.endsWith(".commit") ? 1 : 0});
+          }
+        }
+      }
+      long last = commits.stream().filter(c -> c[1] == 0).mapToLong(c -> c[0]).max().orElse(0);
+      int before = (int) commits.stream().filter(c -> c[1] == 1 && c[0] <= last).count();
+      return new Completions(last, before);
+    }
+  }
 
   private Measured run(String name, TableSinkBuilder sink, Path input, Path schema, Path table) throws Exception {
     // A folder per run: Flink may still be removing a finished job's checkpoints after it returned.
@@ -228,6 +267,7 @@ class FlinkWriteBenchmark {
         "--checkpoint-dir", checkpoints.toString());
     try (HeapWatcher heap = HeapWatcher.start()) {
       long cpuStart = ProcessCpu.nanos();
+      long startMillis = System.currentTimeMillis();
       long start = System.nanoTime();
       JobExecutionResult result = WriteJob.run(config, sink);
       double returned = (System.nanoTime() - start) / 1e9;
@@ -240,9 +280,12 @@ class FlinkWriteBenchmark {
           settleMillis);
       double cpuSeconds = (ProcessCpu.nanos() - cpuStart) / 1e9;
       Object buffered = result.getAccumulatorResult(MAX_BUFFERED_ACCUMULATOR);
+      Completions completions = Files.isDirectory(table.resolve(".hoodie")) ? Completions.of(table) : null;
       return new Measured(seconds, result.getNetRuntime() / 1000.0, cpuSeconds, settleMillis,
           buffered instanceof Long b ? b : -1, heap.peakUsedBytes(), heap.peakAfterGcBytes(), heap.gcCountSinceStart(),
-          heap.gcMillisSinceStart());
+          heap.gcMillisSinceStart(),
+          completions == null ? Double.NaN : (completions.lastDeltaCommitMillis() - startMillis) / 1000.0,
+          completions == null ? 0 : completions.compactionsBefore());
     }
   }
 

@@ -93,7 +93,8 @@ public record ArchiveOptions(int minCommitsToKeep, int maxCommitsToKeep, int com
     d.put(MAX_INSTANTS_PER_RUN, new String[] {"500", "Riverbed: instants one archival run moves at most (each with "
         + "its requested and inflight files); a longer backlog is archived over the following runs."});
     d.put(FLINK_MIN_COMMITS, new String[] {"40", "Hudi's Flink name of " + MIN_COMMITS + ", with Hudi's Flink default "
-        + "(ArchiveOptions.fromFlinkMap; falls back to " + MIN_COMMITS + "). The Flink job does not run archival yet."});
+        + "(ArchiveOptions.fromFlinkMap; falls back to " + MIN_COMMITS + "). The Flink job archives after its commits "
+        + "unless hoodie.archive.automatic is false."});
     d.put(FLINK_MAX_COMMITS, new String[] {"50", "Hudi's Flink name of " + MAX_COMMITS + ", with Hudi's Flink default "
         + "(falls back to " + MAX_COMMITS + ")."});
     return Collections.unmodifiableMap(d);
