@@ -43,6 +43,17 @@ final class CompactionHold {
     return waiting;
   }
 
+  /**
+   * Whether a request for {@code requestEpoch} that would begin a new instant is to be held: only
+   * if its writer is past the epochs waited for. A writer still in one of them (one that joined a
+   * newer instant while its own barrier was late, and so may not be given it again) is needed for
+   * the checkpoint that commits them; held, it would block that checkpoint. Its new instant is
+   * opened for its epoch and commits with the ones waited for.
+   */
+  boolean holds(long requestEpoch) {
+    return waiting && requestEpoch > epoch;
+  }
+
   /** Holds the answer to a request of {@code subtask} that would begin a new instant. */
   void hold(int subtask, Runnable answer, CompletableFuture<CoordinationResponse> response) {
     held.add(new Held(subtask, answer, response));

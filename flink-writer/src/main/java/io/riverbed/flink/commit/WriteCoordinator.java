@@ -323,7 +323,7 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
       };
       if (recovering) {
         deferred.add(answer);
-      } else if (compactionHold.isWaiting() && openInstants.wouldBegin(r.epoch(), r.previousInstant())) {
+      } else if (compactionHold.holds(r.epoch()) && openInstants.wouldBegin(r.epoch(), r.previousInstant())) {
         compactionHold.hold(r.subtask(), answer, response);
       } else {
         answer.run();

@@ -466,6 +466,46 @@ class WriteCoordinatorTest {
     assertThat(c.failed()).isFalse();
   }
 
+  /**
+   * Subtask 0, its barrier 1 late, joined the instant subtask 1 opened for epoch 1 and reported it
+   * at checkpoint 1; the compaction checkpoint 1 makes due waits for that instant. Asking again in
+   * epoch 1, subtask 0 may not be given the instant it reported and is still needed for checkpoint
+   * 2, which commits it: it is answered at once with a new instant of epoch 1, and both commit at
+   * checkpoint 2, after which the plan is made.
+   */
+  @Test
+  void aWriterStillInTheAwaitedEpochIsNotHeldAndItsNewInstantCommitsWithTheAwaitedOne() throws Exception {
+    Coordinator c = started("MERGE_ON_READ", COMPACTING);
+    List<Writer> w = writers(c, 0);
+    c.checkpoint(1);
+    w.get(1).write(inserts("b", 2, 1));
+    w.get(1).snapshot(1);
+    w.get(1).write(inserts("next", 2, 2));
+    String awaited = w.get(1).instant();
+    w.get(0).write(inserts("late", 2, 0));
+    assertThat(w.get(0).instant()).isEqualTo(awaited);
+    w.get(0).snapshot(1);
+    c.checkpointComplete(1);
+    assertThat(harness.commits()).hasSize(1);
+    assertThat(harness.timeline().pendingCompactions().instants()).isEmpty();
+
+    var request = c.request(new WriteMessages.InstantRequest(0, 1, awaited));
+    c.sync();
+    assertThat(request).as("the request of a writer checkpoint 2 needs").isDone();
+    String own = instantOf(request);
+    assertThat(own).isGreaterThan(awaited);
+    c.event(0, 0, new WriteMessages.Written(WriteResult.of(0, 2, own, List.of(), 0, null)));
+    c.checkpoint(2);
+    w.get(1).snapshot(2);
+    c.checkpointComplete(2);
+
+    assertThat(harness.commits()).containsKeys(awaited, own);
+    List<String> planned = harness.timeline().pendingCompactions().times();
+    assertThat(planned).hasSize(1);
+    assertThat(planned.get(0)).isGreaterThan(own);
+    assertThat(c.failed()).isFalse();
+  }
+
   /** A held request of a writer that is reset is failed (its attempt is gone); nothing is opened for it. */
   @Test
   void aResetWriterHeldRequestFailsAndOpensNothing() throws Exception {
