@@ -76,7 +76,9 @@ final class SliceMerge {
     for (LogFile log : split.slice().logFiles()) {
       builder.logFile(log.path(), log.length());
     }
-    split.range().ifPresent(builder::instantRange);
+    if (split.rangeSkipsLogBlocks()) {
+      split.range().ifPresent(builder::instantRange);
+    }
     return builder.build().scan();
   }
 
