@@ -16,13 +16,13 @@ import org.apache.hadoop.fs.Path;
 /**
  * One file slice to read, as plain strings so it travels to executors inside a
  * {@link SplitPartition}: the base file and log files with their lengths, the instant logs are
- * read up to, the incremental range (and whether it also selects the log blocks), and the byte range of the base file this split covers (the
+ * read up to, the incremental range, and the byte range of the base file this split covers (the
  * whole file, or for a large base-only file read by the vectorized reader, the row groups whose
  * midpoints fall in {@code [byteStart, byteStart + byteLength)}, as Spark splits Parquet files).
  */
 public record SliceSplit(String partitionPath, String fileId, String baseInstant, String baseFile, long baseLength,
     ArrayList<String> logFiles, ArrayList<Long> logLengths, String latestInstant, String rangeStart,
-    boolean rangeStartInclusive, String rangeEnd, boolean rangeSkipsLogBlocks, long byteStart, long byteLength)
+    boolean rangeStartInclusive, String rangeEnd, long byteStart, long byteLength)
     implements Serializable {
 
   public static SliceSplit of(Split split) {
@@ -38,7 +38,7 @@ public record SliceSplit(String partitionPath, String fileId, String baseInstant
         s.baseFile().map(b -> b.path().toString()).orElse(null), baseLength,
         logs, lengths, split.latestInstant(),
         split.range().map(InstantRange::start).orElse(null), split.range().map(InstantRange::startInclusive).orElse(false),
-        split.range().map(InstantRange::endInclusive).orElse(null), split.rangeSkipsLogBlocks(), 0, baseLength);
+        split.range().map(InstantRange::endInclusive).orElse(null), 0, baseLength);
   }
 
   public Split toSplit() {
@@ -55,14 +55,13 @@ public record SliceSplit(String partitionPath, String fileId, String baseInstant
     }
     Optional<InstantRange> range = rangeStart == null ? Optional.empty()
         : Optional.of(new InstantRange(rangeStart, rangeStartInclusive, rangeEnd));
-    return new Split(new FileSlice(new FileGroupId(partitionPath, fileId), baseInstant, base, logs), latestInstant, range,
-        rangeSkipsLogBlocks);
+    return new Split(new FileSlice(new FileGroupId(partitionPath, fileId), baseInstant, base, logs), latestInstant, range);
   }
 
   /** This split with only the bytes {@code [start, start + length)} of its base file. */
   SliceSplit withByteRange(long start, long length) {
     return new SliceSplit(partitionPath, fileId, baseInstant, baseFile, baseLength, logFiles, logLengths, latestInstant,
-        rangeStart, rangeStartInclusive, rangeEnd, rangeSkipsLogBlocks, start, length);
+        rangeStart, rangeStartInclusive, rangeEnd, start, length);
   }
 
   public boolean baseOnly() {

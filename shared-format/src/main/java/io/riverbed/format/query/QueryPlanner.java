@@ -180,14 +180,14 @@ public final class QueryPlanner {
   }
 
   /**
-   * The fallback's read: the latest merged slices, as a snapshot reads them (every committed log
-   * block up to the latest instant merged), rows kept by commit time only.
+   * The fallback's read, as Hudi 0.15's: the latest base file of every file group (its full table
+   * scan lists base files only, on MERGE_ON_READ too, so changes still in log files and file
+   * groups with logs only are not read), rows kept by commit time.
    */
   private static QueryPlan fullTableScan(Table table, Timeline active, Optional<Schema> schema, InstantRange rows) {
     FileSystemView view = FileSystemViewLoader.load(table, active);
     Optional<String> latest = view.defaultQueryInstant();
-    List<Split> splits = latest.map(q -> view.latestMergedSlices(q).stream()
-        .map(s -> new Split(s, q, Optional.of(rows), false)).toList()).orElse(List.of());
+    List<Split> splits = latest.map(q -> toSplits(view.latestBaseFileSlices(q), q, rows)).orElse(List.of());
     return new QueryPlan(table, active, schema, latest, Optional.of(rows), splits);
   }
 

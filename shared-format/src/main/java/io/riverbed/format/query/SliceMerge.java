@@ -76,9 +76,7 @@ final class SliceMerge {
     for (LogFile log : split.slice().logFiles()) {
       builder.logFile(log.path(), log.length());
     }
-    if (split.rangeSkipsLogBlocks()) {
-      split.range().ifPresent(builder::instantRange);
-    }
+    split.range().ifPresent(builder::instantRange);
     return builder.build().scan();
   }
 

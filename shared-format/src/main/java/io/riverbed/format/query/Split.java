@@ -10,20 +10,9 @@ import java.util.Optional;
  *
  * @param slice the base file and log files to merge (no logs for read-optimized reads)
  * @param latestInstant log blocks after this instant end the scan
- * @param range incremental range; rows whose {@code _hoodie_commit_time} lies outside are dropped,
- *     and so are base-file row groups and pages whose commit-time statistics lie outside
- * @param rangeSkipsLogBlocks whether log blocks of instants outside {@code range} are skipped before
- *     merging (an incremental read of the commits' own files, which Hudi's reader reads alone), or
- *     every committed block up to {@code latestInstant} is merged and only the merged rows are
- *     filtered (the full-table-scan fallback, which reads the latest slices as a snapshot does)
+ * @param range incremental range; rows whose {@code _hoodie_commit_time} lies outside are dropped
  */
-public record Split(FileSlice slice, String latestInstant, Optional<InstantRange> range, boolean rangeSkipsLogBlocks) {
-
-  /** A split whose range, if any, also selects the log blocks read. */
-  public Split(FileSlice slice, String latestInstant, Optional<InstantRange> range) {
-    this(slice, latestInstant, range, true);
-  }
-
+public record Split(FileSlice slice, String latestInstant, Optional<InstantRange> range) {
   public boolean baseOnly() {
     return slice.logFiles().isEmpty();
   }
