@@ -39,9 +39,10 @@ public enum ReadOption {
       "Incremental queries: extra filters. Not supported (must be empty); use DataFrame filters.", List.of("")),
   INCR_FALLBACK_FULL_SCAN("hoodie.datasource.read.incr.fallback.fulltablescan.enable", "false",
       "Incremental queries, as in Hudi 0.15: a range whose begin or end precedes the active timeline (archived "
-          + "time; 000 does too), or whose commits wrote files that were cleaned, is read by a full table scan (the "
-          + "latest file slices, rows kept by _hoodie_commit_time). false: only the active commits in the range are "
-          + "read, with a warning when instants before them were archived, and a cleaned file fails the read.",
+          + "time; 000 does too), or whose commits wrote files that were cleaned, is read by a full table scan: the "
+          + "latest base file of each file group (MERGE_ON_READ logs are not read), rows kept by _hoodie_commit_time. "
+          + "false: only the active commits in the range are read (a warning names the archived part), and a cleaned "
+          + "file fails the read.",
       List.of("true", "false")),
   SCHEMA_USE_END_INSTANT("hoodie.datasource.read.schema.use.end.instanttime", "false",
       "Incremental queries: use the schema as of the end instant. Not supported (the latest schema is used).",

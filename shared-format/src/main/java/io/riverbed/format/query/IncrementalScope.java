@@ -21,9 +21,9 @@ import java.util.function.BooleanSupplier;
  *       rows after {@code begin} (archived) or from the first of them, up to {@code end}
  *       (archived) or the last of them; a MERGE_ON_READ range wholly archived reads nothing;
  *   <li>with the fallback a range with an archived bound, or whose commits wrote files that are
- *       gone (cleaned), is read by a full table scan: the latest file slices, rows committed
- *       after {@code begin} up to {@code end} (COPY_ON_WRITE), or in the MERGE_ON_READ window
- *       above.
+ *       gone (cleaned), is read by a full table scan: the latest base file of each file group (log
+ *       files are not listed, on MERGE_ON_READ either), rows committed after {@code begin} up to
+ *       {@code end} (COPY_ON_WRITE), or in the MERGE_ON_READ window above.
  * </ul>
  *
  * @param type the table type
@@ -42,7 +42,7 @@ public record IncrementalScope(TableType type, String begin, String end, Optiona
     NOTHING,
     /** The file slices the commits' files make, as of the last of those commits. */
     COMMIT_FILES,
-    /** The table's latest file slices, as a snapshot reads them. */
+    /** The latest base file of every file group, without logs. */
     FULL_TABLE_SCAN
   }
 
