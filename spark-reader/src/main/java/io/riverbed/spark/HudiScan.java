@@ -67,7 +67,7 @@ public final class HudiScan implements Scan, Batch, SupportsReportStatistics {
     long baseOnly = splits.stream().filter(SliceSplit::baseOnly).count();
     return "HudiScan[" + table.table().basePath() + ", " + table.query().type().optionValue()
         + table.plan().queryInstant().map(i -> " as of " + i).orElse("")
-        + table.plan().range().map(r -> " range (" + r.startExclusive() + ", " + r.endInclusive() + "]").orElse("")
+        + table.plan().range().map(r -> " range " + r).orElse("")
         + ", file slices " + splits.size() + " of " + planned + " (" + baseOnly + " base-only)"
         + " in " + partitions.size() + " input partitions"
         + ", columns " + Arrays.toString(readSchema.fieldNames())

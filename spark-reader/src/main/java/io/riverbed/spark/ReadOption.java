@@ -38,8 +38,12 @@ public enum ReadOption {
   INCR_FILTERS("hoodie.datasource.read.incr.filters", "",
       "Incremental queries: extra filters. Not supported (must be empty); use DataFrame filters.", List.of("")),
   INCR_FALLBACK_FULL_SCAN("hoodie.datasource.read.incr.fallback.fulltablescan.enable", "false",
-      "Incremental queries: fall back to a full table scan when files were cleaned or the range reaches archived "
-          + "instants. Not supported (a range reaching archived instants fails).", List.of("false")),
+      "Incremental queries, as in Hudi 0.15: a range whose begin or end precedes the active timeline (archived "
+          + "time; 000 does too), or whose commits wrote files that were cleaned, is read by a full table scan: the "
+          + "latest base file of each file group (MERGE_ON_READ logs are not read), rows kept by _hoodie_commit_time. "
+          + "false: only the active commits in the range are read (a warning names the archived part), and a cleaned "
+          + "file fails the read.",
+      List.of("true", "false")),
   SCHEMA_USE_END_INSTANT("hoodie.datasource.read.schema.use.end.instanttime", "false",
       "Incremental queries: use the schema as of the end instant. Not supported (the latest schema is used).",
       List.of("false")),

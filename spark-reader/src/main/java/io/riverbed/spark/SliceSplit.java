@@ -21,8 +21,9 @@ import org.apache.hadoop.fs.Path;
  * midpoints fall in {@code [byteStart, byteStart + byteLength)}, as Spark splits Parquet files).
  */
 public record SliceSplit(String partitionPath, String fileId, String baseInstant, String baseFile, long baseLength,
-    ArrayList<String> logFiles, ArrayList<Long> logLengths, String latestInstant, String rangeStart, String rangeEnd,
-    long byteStart, long byteLength) implements Serializable {
+    ArrayList<String> logFiles, ArrayList<Long> logLengths, String latestInstant, String rangeStart,
+    boolean rangeStartInclusive, String rangeEnd, long byteStart, long byteLength)
+    implements Serializable {
 
   public static SliceSplit of(Split split) {
     FileSlice s = split.slice();
@@ -36,8 +37,8 @@ public record SliceSplit(String partitionPath, String fileId, String baseInstant
     return new SliceSplit(s.partitionPath(), s.fileId(), s.baseInstant(),
         s.baseFile().map(b -> b.path().toString()).orElse(null), baseLength,
         logs, lengths, split.latestInstant(),
-        split.range().map(InstantRange::startExclusive).orElse(null), split.range().map(InstantRange::endInclusive).orElse(null),
-        0, baseLength);
+        split.range().map(InstantRange::start).orElse(null), split.range().map(InstantRange::startInclusive).orElse(false),
+        split.range().map(InstantRange::endInclusive).orElse(null), 0, baseLength);
   }
 
   public Split toSplit() {
@@ -52,14 +53,15 @@ public record SliceSplit(String partitionPath, String fileId, String baseInstant
       String p = logFiles.get(i);
       logs.add(LogFile.of(new Path(p), logLengths.get(i)).orElseThrow(() -> new TableException("not a log file name: " + p)));
     }
-    Optional<InstantRange> range = rangeStart == null ? Optional.empty() : Optional.of(InstantRange.between(rangeStart, rangeEnd));
+    Optional<InstantRange> range = rangeStart == null ? Optional.empty()
+        : Optional.of(new InstantRange(rangeStart, rangeStartInclusive, rangeEnd));
     return new Split(new FileSlice(new FileGroupId(partitionPath, fileId), baseInstant, base, logs), latestInstant, range);
   }
 
   /** This split with only the bytes {@code [start, start + length)} of its base file. */
   SliceSplit withByteRange(long start, long length) {
     return new SliceSplit(partitionPath, fileId, baseInstant, baseFile, baseLength, logFiles, logLengths, latestInstant,
-        rangeStart, rangeEnd, start, length);
+        rangeStart, rangeStartInclusive, rangeEnd, start, length);
   }
 
   public boolean baseOnly() {

@@ -159,7 +159,7 @@ class ConsumerReadTest {
     readBatch(w, 1);
     readBatch(w, 2);
 
-    w.archive = false; // so that the plain read below fails on the cleaned files, not on archived instants
+    w.archive = false; // so that the plain read below reaches the cleaned files, not a range before the active timeline
     w.rounds(6, Clock.offset(now, Duration.ofDays(8)));
 
     String begin = w.rounds.get(1);

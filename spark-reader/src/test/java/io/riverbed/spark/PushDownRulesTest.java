@@ -93,8 +93,14 @@ class PushDownRulesTest {
     assertThat(options.query().type().optionValue()).isEqualTo("read_optimized");
     assertThat(ReadOptions.from(Map.of("paths", "[\"/t\"]")).path()).isEqualTo("/t");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReadOptions.from(Map.of("path", "/t",
-            "hoodie.datasource.read.incr.fallback.fulltablescan.enable", "true")))
+            "hoodie.datasource.read.incr.path.glob", "*.parquet")))
         .hasMessageContaining("not supported");
+    assertThat(ReadOptions.from(Map.of("path", "/t", "hoodie.datasource.read.incr.fallback.fulltablescan.enable", "TRUE"))
+        .query().fallbackToFullTableScan()).isTrue();
+    assertThat(ReadOptions.from(Map.of("path", "/t")).query().fallbackToFullTableScan()).isFalse();
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReadOptions.from(Map.of("path", "/t",
+            "hoodie.datasource.read.incr.fallback.fulltablescan.enable", "yes")))
+        .hasMessageContaining("hoodie.datasource.read.incr.fallback.fulltablescan.enable='yes'");
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReadOptions.from(Map.of()))
         .hasMessageContaining("no table path");
     assertThat(List.of(ReadOption.values())).allSatisfy(o -> assertThat(o.description()).isNotBlank());

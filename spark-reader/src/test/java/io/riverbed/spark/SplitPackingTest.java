@@ -13,7 +13,7 @@ class SplitPackingTest {
 
   static SliceSplit baseOnly(String fileId, long length) {
     return new SliceSplit("p", fileId, "001", "file:/t/p/" + fileId + "_1-0-1_001.parquet", length,
-        new ArrayList<>(), new ArrayList<>(), "002", null, null, 0, length);
+        new ArrayList<>(), new ArrayList<>(), "002", null, false, null, 0, length);
   }
 
   static SliceSplit withLogs(String fileId, long baseLength, long... logLengths) {
@@ -24,7 +24,7 @@ class SplitPackingTest {
       lengths.add(logLengths[i]);
     }
     return new SliceSplit("p", fileId, "001", "file:/t/p/" + fileId + "_1-0-1_001.parquet", baseLength,
-        logs, lengths, "002", null, null, 0, baseLength);
+        logs, lengths, "002", null, false, null, 0, baseLength);
   }
 
   static List<SliceSplit> flatten(List<SplitPartition> partitions) {

@@ -24,8 +24,9 @@ import java.util.Optional;
  *       whose replaced files the last clean may not have deleted yet, and the last clean's
  *       earliest retained commit (Riverbed: its incremental cleaning and time-travel checks read
  *       the commits from there on), and (Riverbed) the first commit the oldest live registered
- *       consumer's next read returns ({@link io.riverbed.format.consumer.ConsumerPin}): incremental
- *       reads into archived instants fail;
+ *       consumer's next read returns ({@link io.riverbed.format.consumer.ConsumerPin}): an
+ *       incremental read reaching into archived instants returns only what the active commits wrote
+ *       (or, with the full-table-scan fallback, the latest slices' rows committed in its range);
  * </ul>
  *
  * The caller archives at most {@link ArchiveOptions#maxInstantsPerRun()} of them, oldest first.

@@ -27,7 +27,8 @@ import org.apache.hadoop.fs.Path;
  * archival that crashed before deleting the active files and ran again) is listed once.
  *
  * <p>Reading it lists and reads every archive file: for operators and tests, not for the query
- * path, which needs only the active timeline (instants older than its start count as committed).
+ * path, which needs only the active timeline (instants older than its start count as committed;
+ * incremental queries reaching before it read only the active commits, as Hudi 0.15's do).
  */
 public final class ArchivedTimeline {
   /** Hudi's archive file names: {@code .commits_.archive.<version>} with an optional write token. */
@@ -54,6 +55,11 @@ public final class ArchivedTimeline {
       }
     }
     return new ArchivedTimeline(List.copyOf(found));
+  }
+
+  /** Whether anything was ever archived: one listing of the archive folder, no file read. */
+  public static boolean exists(Table table) {
+    return !archiveFiles(table).isEmpty();
   }
 
   /** Every archived state (requested, inflight, completed) of every archived instant, in time order. */

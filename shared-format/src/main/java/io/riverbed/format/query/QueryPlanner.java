@@ -19,6 +19,7 @@ import io.riverbed.format.timeline.InstantRange;
 import io.riverbed.format.timeline.Timeline;
 import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.format.timeline.WriteStat;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,11 +28,14 @@ import java.util.Optional;
 import org.apache.avro.Schema;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns a {@link QuerySpec} into splits, with the semantics of Hudi's Spark reader: snapshot and
  * time travel read the latest merged slices as of the query instant, read-optimized reads base
- * files only, incremental reads only the files the commits in {@code (begin, end]} wrote.
+ * files only, incremental reads only the files the commits in {@code (begin, end]} wrote, or, for a
+ * range reaching before the active timeline, what {@link IncrementalScope} says Hudi 0.15 reads.
  *
  * <p>An incremental read for a consumer ({@link QuerySpec#consumerId}) begins at the given begin
  * instant, else at the consumer's stored position, and records that begin instant as the
@@ -44,6 +48,8 @@ import org.apache.hadoop.fs.Path;
  * last clean retained while commits in between may have lost files.
  */
 public final class QueryPlanner {
+  private static final Logger LOG = LoggerFactory.getLogger(QueryPlanner.class);
+
   private QueryPlanner() {}
 
   public static QueryPlan plan(Table table, QuerySpec spec) {
@@ -149,7 +155,6 @@ public final class QueryPlanner {
     Timeline candidates = (cow ? active.commitAndReplaceTimeline() : active.writeTimeline()).completed();
     String begin = spec.beginInstant().orElseThrow();
     String end = spec.endInstant().or(() -> candidates.last().map(Instant::time)).orElse(begin);
-    requireNotArchived(table, active, begin, end);
     Optional<String> hole = firstHole(active, begin, end);
     if (hole.isPresent()) {
       if (spec.holesPolicy() == QuerySpec.HolesPolicy.FAIL) {
@@ -160,36 +165,98 @@ public final class QueryPlanner {
       String blocked = hole.get();
       end = candidates.filter(i -> i.time().compareTo(blocked) < 0).last().map(Instant::time).orElse(begin);
     }
-    Timeline selected = candidates.inRange(begin, end);
-    InstantRange range = InstantRange.between(begin, end);
-    if (selected.isEmpty()) {
-      return new QueryPlan(table, active, schema, Optional.of(end), Optional.of(range), List.of());
-    }
-    String last = selected.last().orElseThrow().time();
-    Map<String, Map<String, FileStatus>> files = filesWritten(table, selected);
-    FileSystemView view = FileSystemViewLoader.fromFiles(table, active, onlyValues(files));
-    List<FileSlice> slices = view.latestMergedSlices(last);
-    return new QueryPlan(table, active, schema, Optional.of(last), Optional.of(range), toSplits(slices, last, range));
+    IncrementalScope scope = IncrementalScope.of(table.type(), candidates, begin, end);
+    CommitFiles commitFiles = new CommitFiles(table, active, scope);
+    IncrementalScope.Source source = scope.source(spec.fallbackToFullTableScan(),
+        () -> cow ? commitFiles.anyMissing(commitFiles.slices()) : commitFiles.anyWrittenMissing());
+    InstantRange rows = scope.rows(source);
+    logArchivedPart(table, scope, source);
+    return switch (source) {
+      case NOTHING -> new QueryPlan(table, active, schema, Optional.of(end), Optional.of(rows), List.of());
+      case COMMIT_FILES -> new QueryPlan(table, active, schema, Optional.of(scope.lastCommit()), Optional.of(rows),
+          toSplits(commitFiles.slices(), scope.lastCommit(), rows));
+      case FULL_TABLE_SCAN -> fullTableScan(table, active, schema, rows);
+    };
   }
 
   /**
-   * An incremental range that reaches before the active timeline into archived write instants
-   * fails: Riverbed has neither Hudi's silently partial answer nor its full-table-scan fallback
-   * ({@code hoodie.datasource.read.incr.fallback.fulltablescan.enable}). The archive is read only
-   * when the range starts before the active timeline.
+   * The fallback's read, as Hudi 0.15's: the latest base file of every file group (its full table
+   * scan lists base files only, on MERGE_ON_READ too, so changes still in log files and file
+   * groups with logs only are not read), rows kept by commit time.
    */
-  private static void requireNotArchived(Table table, Timeline active, String begin, String end) {
-    Optional<String> start = active.writeTimeline().firstNonSavepoint().map(Instant::time);
-    if (start.isPresent() && begin.compareTo(start.get()) >= 0) {
+  private static QueryPlan fullTableScan(Table table, Timeline active, Optional<Schema> schema, InstantRange rows) {
+    FileSystemView view = FileSystemViewLoader.load(table, active);
+    Optional<String> latest = view.defaultQueryInstant();
+    List<Split> splits = latest.map(q -> toSplits(view.latestBaseFileSlices(q), q, rows)).orElse(List.of());
+    return new QueryPlan(table, active, schema, latest, Optional.of(rows), splits);
+  }
+
+  /**
+   * A range reaching before the active timeline into archived instants is answered as Hudi 0.15
+   * answers it; without the fallback that is only what the active commits wrote, so say so.
+   */
+  private static void logArchivedPart(Table table, IncrementalScope scope, IncrementalScope.Source source) {
+    if (!scope.beginArchived()) {
       return;
     }
-    List<String> archived = ArchivedTimeline.load(table).timeline().writeTimeline().completed().inRange(begin, end)
-        .times();
-    if (!archived.isEmpty()) {
-      throw new TableException("table " + table.basePath() + ": the incremental range (" + begin + ", " + end
-          + "] reaches " + archived.size() + " archived instants, " + archived.get(0) + " to "
-          + archived.get(archived.size() - 1) + ", which Riverbed does not read incrementally (no full-table-scan "
-          + "fallback); begin at " + archived.get(archived.size() - 1) + " or later, or read a snapshot");
+    String first = scope.firstActive().orElseThrow();
+    if (source == IncrementalScope.Source.FULL_TABLE_SCAN) {
+      LOG.info("Table {}: incremental range ({}, {}] begins before the active timeline (first commit {}); "
+          + "reading it by a full table scan ({}=true)", table.basePath(), scope.begin(), scope.end(), first,
+          QuerySpec.FALLBACK_FULL_TABLE_SCAN);
+    } else if (ArchivedTimeline.exists(table)) {
+      LOG.warn("Table {}: incremental range ({}, {}] reaches into archived time: instants in ({}, {}) are archived "
+          + "and not read, so the answer holds only what the active commits from {} on wrote (as Hudi 0.15 answers); "
+          + "set {}=true for a full table scan, or begin at {} or later", table.basePath(), scope.begin(),
+          scope.end(), scope.begin(), first, first, QuerySpec.FALLBACK_FULL_TABLE_SCAN, first);
+    }
+  }
+
+  /** The files an incremental range's commits wrote and the slices they make, read once, when first needed. */
+  private static final class CommitFiles {
+    private final Table table;
+    private final Timeline active;
+    private final IncrementalScope scope;
+    private Map<String, Map<String, FileStatus>> written;
+    private List<FileSlice> slices;
+
+    CommitFiles(Table table, Timeline active, IncrementalScope scope) {
+      this.table = table;
+      this.active = active;
+      this.scope = scope;
+    }
+
+    Map<String, Map<String, FileStatus>> written() {
+      if (written == null) {
+        written = filesWritten(table, scope.commits());
+      }
+      return written;
+    }
+
+    /** The latest merged slices of the written files as of the last commit. */
+    List<FileSlice> slices() {
+      if (slices == null) {
+        FileSystemView view = FileSystemViewLoader.fromFiles(table, active, onlyValues(written()));
+        slices = view.latestMergedSlices(scope.lastCommit());
+      }
+      return slices;
+    }
+
+    boolean anyWrittenMissing() {
+      return written().values().stream().flatMap(m -> m.values().stream()).anyMatch(f -> missing(f.getPath()));
+    }
+
+    boolean anyMissing(List<FileSlice> read) {
+      return read.stream().anyMatch(s -> s.baseFile().map(b -> missing(b.path())).orElse(false)
+          || s.logFiles().stream().anyMatch(l -> missing(l.path())));
+    }
+
+    private boolean missing(Path path) {
+      try {
+        return !table.fs().exists(path);
+      } catch (IOException e) {
+        throw new TableException("table " + table.basePath() + ": cannot check whether " + path + " exists", e);
+      }
     }
   }
 

@@ -11,14 +11,18 @@ import io.riverbed.format.log.MergedLogRecords;
 import io.riverbed.format.record.MetaFields;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.InstantRange;
+import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.hadoop.fs.Path;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.filter2.predicate.FilterApi;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
@@ -69,6 +73,42 @@ public final class SplitReader {
    */
   public CloseableIterator<GenericRecord> read(Split split, Optional<Schema> projection,
       Function<MessageType, Optional<FilterPredicate>> baseFileFilter) {
+    try {
+      return open(split, projection, baseFileFilter);
+    } catch (RuntimeException e) {
+      throw split.range().isPresent() ? missingFileOr(split, e) : e;
+    }
+  }
+
+  /**
+   * An incremental split that cannot be opened because a file its commits wrote is gone (the
+   * cleaner deleted it) fails naming the file and the way out, as Hudi fails such a read without
+   * its fallback; any other failure stays as it was.
+   */
+  private RuntimeException missingFileOr(Split split, RuntimeException failure) {
+    FileSlice slice = split.slice();
+    List<Path> files = new ArrayList<>();
+    slice.baseFile().ifPresent(b -> files.add(b.path()));
+    slice.logFiles().forEach(l -> files.add(l.path()));
+    for (Path file : files) {
+      boolean gone;
+      try {
+        gone = !table.fs().exists(file);
+      } catch (IOException e) {
+        failure.addSuppressed(e);
+        return failure;
+      }
+      if (gone) {
+        return new TableException("table " + table.basePath() + ": " + file + ", written by a commit of the incremental "
+            + "range " + split.range().orElseThrow() + ", is gone (cleaned); set " + QuerySpec.FALLBACK_FULL_TABLE_SCAN
+            + "=true to read the range by a full table scan, or begin it at a commit the cleaner retained", failure);
+      }
+    }
+    return failure;
+  }
+
+  private CloseableIterator<GenericRecord> open(Split split, Optional<Schema> projection,
+      Function<MessageType, Optional<FilterPredicate>> baseFileFilter) {
     FileSlice slice = split.slice();
     Predicate<GenericRecord> inRange = split.range().map(SplitReader::commitTimeIn).orElse(r -> true);
     if (slice.logFiles().isEmpty()) {
@@ -94,7 +134,8 @@ public final class SplitReader {
 
   private static FilterCompat.Filter commitTimeFilter(InstantRange range) {
     Operators.BinaryColumn commitTime = FilterApi.binaryColumn(MetaFields.COMMIT_TIME);
-    FilterPredicate after = FilterApi.gt(commitTime, Binary.fromString(range.startExclusive()));
+    Binary start = Binary.fromString(range.start());
+    FilterPredicate after = range.startInclusive() ? FilterApi.gtEq(commitTime, start) : FilterApi.gt(commitTime, start);
     FilterPredicate predicate = range.endInclusive() == null ? after
         : FilterApi.and(after, FilterApi.ltEq(commitTime, Binary.fromString(range.endInclusive())));
     return FilterCompat.get(predicate);
