@@ -199,8 +199,9 @@ public final class BatchWrite {
     }
     List<SliceSplit> splits = plan.splits().stream().map(SliceSplit::of).toList();
     ShippedPlan shipped = new ShippedPlan(plan, plan.schema().orElseThrow());
-    JavaPairRDD<String, String> locations = jsc.parallelize(splits, Math.min(splits.size(), tasks))
-        .mapPartitionsToPair(new KeyLocator(shipped, conf, Map.of()));
+    List<Integer> positions = java.util.stream.IntStream.range(0, splits.size()).boxed().toList();
+    JavaPairRDD<String, String> locations = jsc.parallelize(positions, Math.min(splits.size(), tasks))
+        .mapPartitionsToPair(new KeyLocator(splits, shipped, conf, Map.of()));
     return changes.leftOuterJoin(locations, tasks).values().map(t -> new TaskWrite.Routed(t._1(), t._2().orNull()));
   }
 

@@ -20,11 +20,38 @@ import org.apache.avro.io.EncoderFactory;
  * A {@link WriteRecord} in bytes, so that it travels between an engine's tasks (a Spark shuffle):
  * key, partition path, the ordering value ({@link OrderingValueCodec}), the record as Avro binary
  * in the write schema (null for a delete), and the change's position in the batch, which breaks
- * ordering ties as the later change wins ({@link #precombine}).
+ * ordering ties as the later change wins ({@link #precombine}). A class, not a record: Spark's Kryo
+ * serializer, which many sessions use for shuffles, cannot build records.
  */
-public record EncodedChange(String recordKey, String partitionPath, byte[] ordering, byte[] data, long sequence)
-    implements Serializable {
+public final class EncodedChange implements Serializable {
   private static final long serialVersionUID = 1L;
+
+  private final String recordKey;
+  private final String partitionPath;
+  private final byte[] ordering;
+  private final byte[] data;
+  private final long sequence;
+
+  /**
+   * @param ordering the ordering value, {@link OrderingValueCodec#encode encoded}
+   * @param data the record as Avro binary, null for a delete
+   * @param sequence the change's position in the batch
+   */
+  public EncodedChange(String recordKey, String partitionPath, byte[] ordering, byte[] data, long sequence) {
+    this.recordKey = recordKey;
+    this.partitionPath = partitionPath;
+    this.ordering = ordering;
+    this.data = data;
+    this.sequence = sequence;
+  }
+
+  public String recordKey() {
+    return recordKey;
+  }
+
+  public String partitionPath() {
+    return partitionPath;
+  }
 
   public boolean isDelete() {
     return data == null;

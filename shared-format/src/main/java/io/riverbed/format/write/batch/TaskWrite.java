@@ -22,9 +22,27 @@ public final class TaskWrite {
   /** Bytes of changes a task buffers before it writes its largest file group. */
   static final long BUFFER_LIMIT_BYTES = 128L * 1024 * 1024;
 
-  /** A change and the file group its key lives in (null: a key the table does not hold). */
-  public record Routed(EncodedChange change, String fileId) implements Serializable {
+  /**
+   * A change and the file group its key lives in (null: a key the table does not hold). A class,
+   * not a record, for Spark's Kryo serializer (see {@link EncodedChange}).
+   */
+  public static final class Routed implements Serializable {
     private static final long serialVersionUID = 1L;
+    private final EncodedChange change;
+    private final String fileId;
+
+    public Routed(EncodedChange change, String fileId) {
+      this.change = change;
+      this.fileId = fileId;
+    }
+
+    public EncodedChange change() {
+      return change;
+    }
+
+    public String fileId() {
+      return fileId;
+    }
   }
 
   private TaskWrite() {}
