@@ -236,4 +236,41 @@ class SparkWriteTest {
     assertThat(table(path).refreshTimeline().instants()).extracting(Instant::action).map(Object::toString)
         .contains("ROLLBACK");
   }
+
+  @Test
+  void complexAndNonpartitionedKeysAndHiveStylePartitionsAsHudiNamesThem() throws Exception {
+    String complex = newPath();
+    trips(new Object[] {"1", "2015-01-01", "t", 1.0}).write().format("hudi").options(options(TableType.COPY_ON_WRITE))
+        .option("hoodie.datasource.write.recordkey.field", "id,creation_date")
+        .option("hoodie.datasource.write.keygenerator.class", "org.apache.hudi.keygen.ComplexKeyGenerator")
+        .option("hoodie.datasource.write.hive_style_partitioning", "true").mode("overwrite").save(complex);
+    Row row = spark.read().format("hudi").load(complex).first();
+    assertThat((String) row.getAs("_hoodie_record_key")).isEqualTo("id:1,creation_date:2015-01-01");
+    assertThat((String) row.getAs("_hoodie_partition_path")).isEqualTo("creation_date=2015-01-01");
+
+    String flat = newPath();
+    trips(new Object[] {"1", "2015-01-01", "t", 1.0}).write().format("hudi").options(options(TableType.MERGE_ON_READ))
+        .option("hoodie.datasource.write.partitionpath.field", "")
+        .option("hoodie.datasource.write.keygenerator.class", "org.apache.hudi.keygen.NonpartitionedKeyGenerator")
+        .mode("overwrite").save(flat);
+    Row unpartitioned = spark.read().format("hudi").load(flat).first();
+    assertThat((String) unpartitioned.getAs("_hoodie_partition_path")).isEmpty();
+    assertThat(table(flat).config().keyGeneratorClass()).hasValue("org.apache.hudi.keygen.NonpartitionedKeyGenerator");
+  }
+
+  @Test
+  void everySparkTypeReadsBackAsWritten() throws Exception {
+    String path = newPath();
+    Dataset<Row> df = spark.sql("select 'k1' as id, 'p' as part, cast(12.34 as decimal(10,2)) as amount,"
+        + " cast('2024-02-29' as date) as day, cast('2024-02-29 10:11:12.123456' as timestamp) as at,"
+        + " cast(7 as tinyint) as small, cast(8 as smallint) as mid, 9L as big, true as flag, 1.5f as f,"
+        + " cast('ab' as binary) as bin, named_struct('a', 1, 'b', 'x') as nested, array(1, 2, 3) as list,"
+        + " map('m', 2.5d) as dict");
+    df.write().format("hudi").option("hoodie.table.name", "types")
+        .option("hoodie.datasource.write.recordkey.field", "id")
+        .option("hoodie.datasource.write.partitionpath.field", "part").mode("overwrite").save(path);
+    Dataset<Row> back = spark.read().format("hudi").load(path).select(df.columns()[0],
+        java.util.Arrays.copyOfRange(df.columns(), 1, df.columns().length));
+    assertThat(back.toJSON().first()).isEqualTo(df.toJSON().first());
+  }
 }
