@@ -66,6 +66,7 @@ import scala.Tuple2;
 public final class BatchWrite {
   private static final Logger LOG = LoggerFactory.getLogger(BatchWrite.class);
   static final String PATH = "path";
+  static final String SPECULATION = "spark.speculation";
   /** How long the lease lasts without renewal; the driver renews it every third of that while it writes. */
   static final Duration LEASE_TIMEOUT = Duration.ofSeconds(60);
   /** Hudi's default precombine field, used when the option is unset and the data has the column. */
@@ -92,6 +93,10 @@ public final class BatchWrite {
       throw new InvalidTableException("hudi: cannot write to the glob path " + path + "; save to the table's base path");
     }
     BatchWriteOptions write = BatchWriteOptions.fromMap(options);
+    if (spark.sparkContext().getConf().getBoolean(SPECULATION, false)) {
+      throw new InvalidTableException("hudi: Riverbed's Spark writer does not write with " + SPECULATION + "=true: a "
+          + "speculative task attempt still running after the commit could add a file the commit does not name");
+    }
     Configuration conf = spark.sessionState().newHadoopConf();
     FileSystem fs = fileSystem(path, conf);
     Path base = fs.makeQualified(new Path(path));
