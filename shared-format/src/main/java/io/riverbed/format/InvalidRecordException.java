@@ -5,4 +5,8 @@ public class InvalidRecordException extends TableException {
   public InvalidRecordException(String message) {
     super(message);
   }
+
+  public InvalidRecordException(String message, Throwable cause) {
+    super(message, cause);
+  }
 }

@@ -1,11 +1,13 @@
 package io.riverbed.spark;
 
 import io.riverbed.format.docs.OptionsPage;
+import io.riverbed.format.write.batch.BatchWriteOptions;
 
 /**
  * The {@code spark-reader} section of {@code docs/OPTIONS.md}: the DataSource's read options
  * ({@link ReadOption}), the session settings it follows ({@link SessionSetting}) and the command
- * line of {@code riverbed-read} ({@link ReadMain#USAGE}).
+ * line of {@code riverbed-read} ({@link ReadMain#USAGE}) and the DataFrame write options
+ * ({@link BatchWriteOptions}).
  * In this package because the usage text is package-private.
  */
 public final class SparkOptionReference {
@@ -23,6 +25,12 @@ public final class SparkOptionReference {
         + "Set on the session (`spark.conf.set`, `--conf`), not as read options; Spark's own Parquet file source\n"
         + "follows the same ones, so a scan of base files is split into tasks as `spark.read.parquet` would split it.\n\n"
         + SessionSetting.markdownTable()
+        + "\n### Spark write options (`BatchWriteOptions`)\n\n"
+        + "`df.write.format(\"hudi\").option(key, value).mode(m).save(path)`. Besides these, a write reads the core\n"
+        + "options (`WriteOptions`, `BaseFileOptions`, `KeyGeneratorOptions`, above); any other `hoodie.*` option is\n"
+        + "refused by name. Save modes: `Overwrite` replaces the table, `Append` writes or creates it, `ErrorIfExists`\n"
+        + "fails on an existing table, `Ignore` leaves it alone.\n\n"
+        + OptionsPage.optionTable(BatchWriteOptions.DESCRIPTIONS)
         + "\n### `riverbed-read` (`io.riverbed.spark.ReadMain`)\n\n"
         + OptionsPage.codeBlock(ReadMain.USAGE);
   }

@@ -3,12 +3,12 @@ package io.riverbed.spark;
 import org.apache.spark.sql.SparkSession;
 
 /** The one local SparkSession of the test JVM. */
-final class SparkTestSession {
+public final class SparkTestSession {
   private static SparkSession spark;
 
   private SparkTestSession() {}
 
-  static synchronized SparkSession get() {
+  public static synchronized SparkSession get() {
     if (spark == null) {
       spark = SparkSession.builder()
           .master("local[2]")

@@ -1,9 +1,8 @@
 package io.riverbed.flink.sink;
 
-import io.riverbed.format.record.KeyGenerator;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableExistsException;
-import io.riverbed.format.table.TimelineTimezone;
+import io.riverbed.format.table.TableDefinition;
 import io.riverbed.format.TableException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -48,22 +47,10 @@ public final class FlinkTables {
     FileSystem fs = fileSystem(options);
     Path path = new Path(options.path());
     if (!Table.exists(fs, path)) {
-      KeyGenerator keyGenerator = KeyGenerator.of(options.keyGeneratorOptions());
-      var builder = io.riverbed.format.table.TableConfig.builder(options.tableName())
-          .type(options.tableType())
-          .recordKeyFields(options.recordKeyFields())
-          .partitionFields(options.partitionFields())
-          .keyGeneratorClass(keyGenerator.className())
-          .hiveStylePartitioning(options.keyGeneratorOptions().hiveStylePartitioning())
-          .urlEncodePartitioning(options.keyGeneratorOptions().urlEncodePartitionPath())
-          .payloadClass(options.payloadClass())
-          .timelineTimezone(TimelineTimezone.UTC)
-          .createSchema(schema.toString());
-      if (options.precombineField() != null) {
-        builder.precombineField(options.precombineField());
-      }
+      var config = new TableDefinition(options.tableName(), options.tableType(), options.keyGeneratorOptions(),
+          options.precombineField(), options.payloadClass(), schema).toConfig();
       try {
-        return Table.create(fs, path, builder.build());
+        return Table.create(fs, path, config);
       } catch (TableExistsException e) {
         // created concurrently (client and coordinator): open it
       }

@@ -45,7 +45,9 @@ class DocsOptionKeysTest {
       "hoodie.datasource.hive_sync.password", "Hudi's jdbc-mode sync password, which hms mode does not read; named where "
           + "HIVE_SYNC and OPTIONS say such values are redacted",
       "hoodie.datasource.hive_sync.jdbcurl", "Hudi's jdbc-mode sync URL, which hms mode does not read; named where "
-          + "HIVE_SYNC and OPTIONS say a password in it is redacted");
+          + "HIVE_SYNC and OPTIONS say a password in it is redacted",
+      "hoodie.combine.before.insert", "Hudi's switch that de-duplicates insert batches, named where MIGRATING_FROM_HUDI "
+          + "says Riverbed's Spark writer always does");
 
   @Test
   void everyHoodieAndRiverbedKeyInDocsAndDeployExistsInTheCode() throws IOException {

@@ -1,0 +1,122 @@
+package io.riverbed.it.spark;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.riverbed.it.oracle.Query;
+import io.riverbed.it.oracle.Rows;
+import io.riverbed.it.oracle.SparkOracle;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Riverbed's Spark writer ({@code df.write.format(io.riverbed.spark.HudiDataSource)}) against Apache
+ * Hudi 0.15 in one Spark session: tables Riverbed writes read the same in Hudi's reader as in
+ * Riverbed's (rows and every {@code _hoodie_*} column) and as the model; and Riverbed upserts and
+ * deletes into a table Hudi's writer wrote, which Hudi then reads as the model says.
+ */
+class SparkWriterCrossEngineTest {
+  static final String RIVERBED = "io.riverbed.spark.HudiDataSource";
+  static final StructType TRIPS = new StructType()
+      .add("id", DataTypes.StringType, false)
+      .add("creation_date", DataTypes.StringType, false)
+      .add("ts", DataTypes.LongType, false)
+      .add("fare", DataTypes.DoubleType, true);
+  @TempDir Path dir;
+
+  static Map<String, String> options(String type) {
+    return Map.of("hoodie.table.name", "trips", "hoodie.datasource.write.table.type", type,
+        "hoodie.datasource.write.recordkey.field", "id", "hoodie.datasource.write.partitionpath.field", "creation_date",
+        "hoodie.datasource.write.precombine.field", "ts", "hoodie.upsert.shuffle.parallelism", "2",
+        "hoodie.insert.shuffle.parallelism", "2");
+  }
+
+  static Dataset<Row> trips(Object[]... rows) {
+    SparkSession spark = SparkOracle.spark();
+    return spark.createDataFrame(Arrays.stream(rows).map(RowFactory::create).toList(), TRIPS).repartition(2);
+  }
+
+  static void write(String source, Dataset<Row> df, Path path, Map<String, String> options, String operation,
+      String mode) {
+    df.write().format(source).options(options).option("hoodie.datasource.write.operation", operation).mode(mode)
+        .save(path.toUri().toString());
+  }
+
+  /** What the model holds after a write: id → the row's non-key columns. */
+  static void apply(Map<String, String> model, String operation, Object[]... rows) {
+    for (Object[] r : rows) {
+      if (operation.equals("delete")) {
+        model.remove((String) r[0]);
+      } else {
+        model.put((String) r[0], r[1] + "|" + r[2] + "|" + r[3]);
+      }
+    }
+  }
+
+  static Map<String, String> modelOf(Rows rows) {
+    Map<String, String> out = new TreeMap<>();
+    for (var n : rows.nodes()) {
+      out.put(n.get("id").asText(), n.get("creation_date").asText() + "|" + n.get("ts").asLong() + "|"
+          + n.get("fare").asDouble());
+    }
+    return out;
+  }
+
+  /** Writes each operation with {@code writer}, then checks Hudi's reader against Riverbed's and the model. */
+  private static void writeAndCompare(String writer, Path path, Map<String, String> o, Map<String, String> model,
+      String operation, String mode, Object[]... rows) {
+    write(writer, trips(rows), path, o, operation, mode);
+    apply(model, operation, rows);
+    Rows hudi = SparkOracle.snapshot(path);
+    assertThat(modelOf(hudi)).as(operation + " read by Hudi").isEqualTo(new TreeMap<>(model));
+    SparkOracle.readWith(RIVERBED, path, Query.snapshot()).assertSameAs(hudi, operation + ": Riverbed vs Hudi");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"COPY_ON_WRITE", "MERGE_ON_READ"})
+  void tablesRiverbedsSparkWriterWritesReadTheSameInHudi(String type) {
+    Path path = dir.resolve("riverbed_" + type.toLowerCase());
+    Map<String, String> o = options(type);
+    Map<String, String> model = new HashMap<>();
+    writeAndCompare(RIVERBED, path, o, model, "bulk_insert", "overwrite",
+        new Object[] {"1", "2015-01-01", 1L, 1.0}, new Object[] {"2", "2015-01-01", 1L, 2.0},
+        new Object[] {"3", "2015-01-02", 1L, 3.0});
+    writeAndCompare(RIVERBED, path, o, model, "upsert", "append",
+        new Object[] {"1", "2015-01-01", 2L, 10.0}, new Object[] {"4", "2015-01-02", 2L, 4.0});
+    writeAndCompare(RIVERBED, path, o, model, "upsert", "append", new Object[] {"4", "2015-01-02", 3L, 40.0});
+    writeAndCompare(RIVERBED, path, o, model, "delete", "append", new Object[] {"2", "2015-01-01", 4L, 0.0});
+    writeAndCompare(RIVERBED, path, o, model, "insert", "append", new Object[] {"5", "2015-01-03", 5L, 5.0});
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"COPY_ON_WRITE", "MERGE_ON_READ"})
+  void riverbedUpsertsAndDeletesIntoAHudiWrittenTable(String type) {
+    Path path = dir.resolve("hudi_" + type.toLowerCase());
+    Map<String, String> hudiOptions = new HashMap<>(options(type));
+    hudiOptions.put("hoodie.metadata.enable", "false");
+    Map<String, String> model = new HashMap<>();
+    writeAndCompare(SparkOracle.HUDI_SOURCE, path, hudiOptions, model, "insert", "overwrite",
+        new Object[] {"1", "2015-01-01", 1L, 1.0}, new Object[] {"2", "2015-01-01", 1L, 2.0},
+        new Object[] {"3", "2015-01-02", 1L, 3.0});
+    writeAndCompare(SparkOracle.HUDI_SOURCE, path, hudiOptions, model, "upsert", "append",
+        new Object[] {"3", "2015-01-02", 2L, 30.0});
+    Map<String, String> o = options(type);
+    writeAndCompare(RIVERBED, path, o, model, "upsert", "append",
+        new Object[] {"3", "2015-01-02", 3L, 300.0}, new Object[] {"1", "2015-01-01", 3L, 100.0},
+        new Object[] {"6", "2015-01-02", 3L, 6.0});
+    writeAndCompare(RIVERBED, path, o, model, "delete", "append", new Object[] {"2", "2015-01-01", 4L, 0.0});
+    writeAndCompare(SparkOracle.HUDI_SOURCE, path, hudiOptions, model, "upsert", "append",
+        new Object[] {"6", "2015-01-02", 5L, 60.0});
+  }
+}

@@ -1,0 +1,195 @@
+package io.riverbed.format.write.batch;
+
+import io.riverbed.format.InvalidTableException;
+import io.riverbed.format.base.BaseFileOptions;
+import io.riverbed.format.record.KeyGeneratorOptions;
+import io.riverbed.format.table.TableType;
+import io.riverbed.format.timeline.WriteOperationType;
+import io.riverbed.format.write.WriteOptions;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Options of one batch write (a Spark {@code df.write.format("hudi")}), read from a map with
+ * Hudi's key names. The key generator, file sizing and base file options are the core's own
+ * classes ({@link KeyGeneratorOptions}, {@link WriteOptions}, {@link BaseFileOptions}); this class
+ * adds what a batch write decides: the operation, the table it creates, deletes by payload class,
+ * and the parallelism. A {@code hoodie.*} option this writer does not know, or a value it does not
+ * support, is refused by name ({@link #fromMap}), so a Hudi job never silently loses a setting.
+ *
+ * @param operation {@value #OPERATION}: upsert (default), insert, bulk_insert or delete
+ * @param tableType {@value #TABLE_TYPE}: the type of a table this write creates (default COPY_ON_WRITE)
+ * @param tableName {@value #TABLE_NAME}: the name of a table this write creates; null if unset
+ * @param deletesAll {@value #PAYLOAD_CLASS} is {@value #EMPTY_PAYLOAD}: every row of the batch is a delete
+ * @param parallelism the shuffle parallelism option of the operation; 0 = the engine's default
+ * @param write file sizing, payload and precombine overrides, base file options
+ * @param raw every option given, for the key generator of a new table
+ */
+public record BatchWriteOptions(
+    WriteOperationType operation,
+    TableType tableType,
+    String tableName,
+    boolean deletesAll,
+    int parallelism,
+    WriteOptions write,
+    Map<String, String> raw) {
+
+  public static final String OPERATION = "hoodie.datasource.write.operation";
+  public static final String TABLE_TYPE = "hoodie.datasource.write.table.type";
+  public static final String TABLE_NAME = "hoodie.table.name";
+  public static final String WRITE_TABLE_NAME = "hoodie.datasource.write.table.name";
+  public static final String PAYLOAD_CLASS = WriteOptions.PAYLOAD_CLASS;
+  public static final String PRECOMBINE_FIELD = WriteOptions.PRECOMBINE_FIELD;
+  public static final String UPSERT_PARALLELISM = "hoodie.upsert.shuffle.parallelism";
+  public static final String INSERT_PARALLELISM = "hoodie.insert.shuffle.parallelism";
+  public static final String BULK_INSERT_PARALLELISM = "hoodie.bulkinsert.shuffle.parallelism";
+  public static final String DELETE_PARALLELISM = "hoodie.delete.shuffle.parallelism";
+  public static final String HIVE_SYNC_ENABLED = "hoodie.datasource.hive_sync.enable";
+  public static final String META_SYNC_ENABLED = "hoodie.datasource.meta.sync.enable";
+  /** Hudi's payload class whose records are deletes. */
+  public static final String EMPTY_PAYLOAD = "org.apache.hudi.common.model.EmptyHoodieRecordPayload";
+
+  private static final Set<WriteOperationType> OPERATIONS = Set.of(WriteOperationType.UPSERT,
+      WriteOperationType.INSERT, WriteOperationType.BULK_INSERT, WriteOperationType.DELETE);
+  /** Option prefixes Hudi's Spark writer reads that only configure Hive sync, accepted while sync is off. */
+  private static final String HIVE_SYNC_PREFIX = "hoodie.datasource.hive_sync.";
+  /** Hudi option prefixes of the reader, which Spark hands the writer too when a job sets them on the session. */
+  private static final Set<String> ACCEPTED_PREFIXES = Set.of(HIVE_SYNC_PREFIX, "hoodie.datasource.query.",
+      "hoodie.datasource.read.");
+
+  /** Each option's key → {default, description}, for documentation. */
+  public static final Map<String, String[]> DESCRIPTIONS = descriptions();
+
+  public BatchWriteOptions {
+    raw = Map.copyOf(raw);
+  }
+
+  /**
+   * Reads a batch write's options.
+   *
+   * @throws InvalidTableException naming the option when it is a {@code hoodie.*} option this
+   *     writer does not know, or its value is not supported
+   */
+  public static BatchWriteOptions fromMap(Map<String, String> conf) {
+    requireKnownOptions(conf);
+    WriteOperationType operation = operation(conf.getOrDefault(OPERATION, "upsert"));
+    TableType type = tableType(conf.getOrDefault(TABLE_TYPE, "COPY_ON_WRITE"));
+    String name = firstNonBlank(conf.get(TABLE_NAME), conf.get(WRITE_TABLE_NAME));
+    String payload = conf.get(PAYLOAD_CLASS);
+    boolean deletesAll = payload != null && payload.trim().equals(EMPTY_PAYLOAD);
+    WriteOptions write = WriteOptions.fromMap(conf);
+    if (deletesAll) {
+      write = write.withPayloadClass(null);
+    }
+    for (String flag : new String[] {HIVE_SYNC_ENABLED, META_SYNC_ENABLED}) {
+      if (Boolean.parseBoolean(conf.getOrDefault(flag, "false").trim())) {
+        throw new InvalidTableException("option " + flag + "=true is not supported by Riverbed's Spark writer yet: "
+            + "sync the table after the write with riverbed-hive-sync (docs/HIVE_SYNC.md)");
+      }
+    }
+    return new BatchWriteOptions(operation, type, name, deletesAll, parallelism(conf, operation), write, conf);
+  }
+
+  /** The key generator options for a table this write creates (the table's own config decides for an existing one). */
+  public KeyGeneratorOptions keyGenerator() {
+    return KeyGeneratorOptions.fromMap(raw);
+  }
+
+  /** True if the write changes existing keys in place, so their file groups must be looked up first. */
+  public boolean looksUpKeys() {
+    return operation == WriteOperationType.UPSERT || operation == WriteOperationType.DELETE;
+  }
+
+  /** True if every change of the batch is a delete (the delete operation, or the empty payload class). */
+  public boolean deletes() {
+    return operation == WriteOperationType.DELETE || deletesAll;
+  }
+
+  private static WriteOperationType operation(String value) {
+    return WriteOperationType.fromValue(value.trim()).filter(OPERATIONS::contains)
+        .orElseThrow(() -> new InvalidTableException("option " + OPERATION + "='" + value + "' is not supported by "
+            + "Riverbed's Spark writer; it supports upsert, insert, bulk_insert and delete"));
+  }
+
+  private static TableType tableType(String value) {
+    try {
+      return TableType.valueOf(value.trim().toUpperCase(Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new InvalidTableException("option " + TABLE_TYPE + "='" + value + "' is neither COPY_ON_WRITE nor "
+          + "MERGE_ON_READ");
+    }
+  }
+
+  private static int parallelism(Map<String, String> conf, WriteOperationType operation) {
+    String key = switch (operation) {
+      case INSERT -> INSERT_PARALLELISM;
+      case BULK_INSERT -> BULK_INSERT_PARALLELISM;
+      case DELETE -> DELETE_PARALLELISM;
+      default -> UPSERT_PARALLELISM;
+    };
+    String value = conf.get(key);
+    if (value == null || value.isBlank()) {
+      return 0;
+    }
+    try {
+      int n = Integer.parseInt(value.trim());
+      if (n < 0) {
+        throw new NumberFormatException();
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new InvalidTableException("option " + key + "='" + value + "' is not a number of tasks (0 or more)");
+    }
+  }
+
+  private static void requireKnownOptions(Map<String, String> conf) {
+    Set<String> unknown = new TreeSet<>();
+    for (String key : conf.keySet()) {
+      if (key.startsWith("hoodie.") && !knownKeys().contains(key)
+          && ACCEPTED_PREFIXES.stream().noneMatch(key::startsWith)) {
+        unknown.add(key);
+      }
+    }
+    if (!unknown.isEmpty()) {
+      throw new InvalidTableException("option" + (unknown.size() > 1 ? "s " : " ") + String.join(", ", unknown)
+          + (unknown.size() > 1 ? " are" : " is") + " not supported by Riverbed's Spark writer (docs/OPTIONS.md lists "
+          + "what it reads); remove " + (unknown.size() > 1 ? "them" : "it") + " or see docs/MIGRATING_FROM_HUDI.md");
+    }
+  }
+
+  private static Set<String> knownKeys() {
+    Set<String> keys = new TreeSet<>(DESCRIPTIONS.keySet());
+    keys.addAll(WriteOptions.DESCRIPTIONS.keySet());
+    keys.addAll(BaseFileOptions.DESCRIPTIONS.keySet());
+    keys.addAll(KeyGeneratorOptions.DESCRIPTIONS.keySet());
+    keys.add(WRITE_TABLE_NAME);
+    keys.add(META_SYNC_ENABLED);
+    return keys;
+  }
+
+  private static String firstNonBlank(String a, String b) {
+    if (a != null && !a.isBlank()) {
+      return a.trim();
+    }
+    return b == null || b.isBlank() ? null : b.trim();
+  }
+
+  private static Map<String, String[]> descriptions() {
+    var d = new LinkedHashMap<String, String[]>();
+    d.put(OPERATION, new String[] {"upsert", "upsert, insert, bulk_insert or delete. insert and bulk_insert do not "
+        + "look existing keys up (as in Hudi); bulk_insert writes base files on MERGE_ON_READ too."});
+    d.put(TABLE_TYPE, new String[] {"COPY_ON_WRITE", "Type of a table the write creates; an existing table keeps its own."});
+    d.put(TABLE_NAME, new String[] {"", "Name of a table the write creates (also " + WRITE_TABLE_NAME + ")."});
+    d.put(UPSERT_PARALLELISM, new String[] {"0", "Tasks that write an upsert; 0 = the input's partition count."});
+    d.put(INSERT_PARALLELISM, new String[] {"0", "Tasks that write an insert; 0 = the input's partition count."});
+    d.put(BULK_INSERT_PARALLELISM, new String[] {"0", "Tasks that write a bulk_insert; 0 = the input's partition count."});
+    d.put(DELETE_PARALLELISM, new String[] {"0", "Tasks that write a delete; 0 = the input's partition count."});
+    d.put(HIVE_SYNC_ENABLED, new String[] {"false", "true is refused: Spark writes do not sync Hive yet (run "
+        + "riverbed-hive-sync); the other hoodie.datasource.hive_sync.* options are accepted and ignored."});
+    return Collections.unmodifiableMap(d);
+  }
+}

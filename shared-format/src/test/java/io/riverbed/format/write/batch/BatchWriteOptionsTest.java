@@ -1,0 +1,63 @@
+package io.riverbed.format.write.batch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.riverbed.format.InvalidTableException;
+import io.riverbed.format.record.KeyGeneratorType;
+import io.riverbed.format.table.TableType;
+import io.riverbed.format.timeline.WriteOperationType;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class BatchWriteOptionsTest {
+  @Test
+  void hudiDefaultsAreUpsertOnCopyOnWrite() {
+    var o = BatchWriteOptions.fromMap(Map.of("hoodie.table.name", "t"));
+    assertThat(o.operation()).isEqualTo(WriteOperationType.UPSERT);
+    assertThat(o.tableType()).isEqualTo(TableType.COPY_ON_WRITE);
+    assertThat(o.looksUpKeys()).isTrue();
+    assertThat(o.deletes()).isFalse();
+    assertThat(o.parallelism()).isZero();
+  }
+
+  @Test
+  void theEmptyPayloadClassMakesEveryRowADeleteAndIsNotTheTablesPayload() {
+    var o = BatchWriteOptions.fromMap(Map.of(BatchWriteOptions.PAYLOAD_CLASS, BatchWriteOptions.EMPTY_PAYLOAD));
+    assertThat(o.deletes()).isTrue();
+    assertThat(o.write().payloadClass()).isNull();
+  }
+
+  @Test
+  void keyGeneratorClassesAndParallelismAreRead() {
+    var o = BatchWriteOptions.fromMap(Map.of("hoodie.datasource.write.recordkey.field", "a,b",
+        "hoodie.datasource.write.partitionpath.field", "p,q",
+        "hoodie.datasource.write.keygenerator.class", "org.apache.hudi.keygen.ComplexKeyGenerator",
+        "hoodie.datasource.write.operation", "bulk_insert", "hoodie.bulkinsert.shuffle.parallelism", "7"));
+    assertThat(o.keyGenerator().type()).isEqualTo(KeyGeneratorType.COMPLEX);
+    assertThat(o.keyGenerator().recordKeyFields()).containsExactly("a", "b");
+    assertThat(o.parallelism()).isEqualTo(7);
+    assertThat(o.looksUpKeys()).isFalse();
+  }
+
+  @Test
+  void unsupportedOptionsAndValuesAreRefusedByName() {
+    assertThatThrownBy(() -> BatchWriteOptions.fromMap(Map.of("hoodie.index.type", "BLOOM", "hoodie.clustering.inline", "true")))
+        .isInstanceOf(InvalidTableException.class).hasMessageContaining("hoodie.clustering.inline, hoodie.index.type");
+    assertThatThrownBy(() -> BatchWriteOptions.fromMap(Map.of("hoodie.datasource.write.operation", "insert_overwrite")))
+        .hasMessageContaining("'insert_overwrite' is not supported");
+    assertThatThrownBy(() -> BatchWriteOptions.fromMap(Map.of("hoodie.datasource.write.table.type", "MOR")))
+        .hasMessageContaining("hoodie.datasource.write.table.type='MOR'");
+    assertThatThrownBy(() -> BatchWriteOptions.fromMap(Map.of("hoodie.datasource.hive_sync.enable", "true")))
+        .hasMessageContaining("hoodie.datasource.hive_sync.enable=true");
+    assertThatThrownBy(() -> BatchWriteOptions.fromMap(Map.of("hoodie.upsert.shuffle.parallelism", "many")))
+        .hasMessageContaining("hoodie.upsert.shuffle.parallelism='many'");
+  }
+
+  @Test
+  void hiveSyncSettingsAreAcceptedWhileSyncIsOff() {
+    var o = BatchWriteOptions.fromMap(Map.of("hoodie.datasource.hive_sync.table", "t",
+        "hoodie.datasource.hive_sync.partition_fields", "dt", "hoodie.datasource.write.table.name", "t"));
+    assertThat(o.tableName()).isEqualTo("t");
+  }
+}

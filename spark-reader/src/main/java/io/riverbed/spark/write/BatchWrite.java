@@ -1,0 +1,276 @@
+package io.riverbed.spark.write;
+
+import io.riverbed.format.InvalidTableException;
+import io.riverbed.format.TableException;
+import io.riverbed.format.query.QueryPlan;
+import io.riverbed.format.record.KeyGeneratorOptions;
+import io.riverbed.format.record.MetaFields;
+import io.riverbed.format.record.SchemaEvolution;
+import io.riverbed.format.record.TableSchemas;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableDefinition;
+import io.riverbed.format.table.TableSchemaResolver;
+import io.riverbed.format.write.Rollback;
+import io.riverbed.format.write.WriterLease;
+import io.riverbed.format.write.batch.BatchWriteOptions;
+import io.riverbed.format.write.batch.EncodedChange;
+import io.riverbed.format.write.batch.ExistingKeys;
+import io.riverbed.format.write.batch.SaveMode;
+import io.riverbed.format.write.batch.TaskWrite;
+import io.riverbed.format.write.commit.CommitMessage;
+import io.riverbed.format.write.commit.Committable;
+import io.riverbed.format.write.commit.TableCommitter;
+import io.riverbed.spark.ShippedPlan;
+import io.riverbed.spark.SliceSplit;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.avro.Schema;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.HashPartitioner;
+import org.apache.spark.api.java.JavaPairRDD;
+import org.apache.spark.api.java.JavaRDD;
+import org.apache.spark.api.java.JavaSparkContext;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.sql.Column;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.StructType;
+import org.apache.spark.util.SerializableConfiguration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import scala.Tuple2;
+
+/**
+ * One {@code df.write.format("hudi").mode(m).save(path)}: the driver's side of a batch write over
+ * the core's write path. The save mode decides the table's fate ({@link SaveMode}); the driver
+ * takes the table's {@link WriterLease} (a live Flink writer's lease fails the write, naming it),
+ * rolls back what failed writers left, and opens one instant. Executors turn rows into changes
+ * ({@link ChangeEncoder}), keep one per key ({@link EncodedChange#precombine}), find where
+ * existing keys live for upserts and deletes ({@link KeyLocator}, joined by key), and write the file
+ * groups in parallel, one task per group ({@link FileGroupTask}, routed by {@link TaskWrite#taskOf}).
+ * The driver commits the instant with every task's message; if the job fails, the instant stays
+ * pending and invisible, and the next writer rolls it back.
+ */
+public final class BatchWrite {
+  private static final Logger LOG = LoggerFactory.getLogger(BatchWrite.class);
+  static final String PATH = "path";
+  static final String SPECULATION = "spark.speculation";
+  /** How long the lease lasts without renewal; the driver renews it every third of that while it writes. */
+  static final Duration LEASE_TIMEOUT = Duration.ofSeconds(60);
+  /** Hudi's default precombine field, used when the option is unset and the data has the column. */
+  static final String DEFAULT_PRECOMBINE_FIELD = "ts";
+
+  private BatchWrite() {}
+
+  /** The join key of a change and a stored key: keys are unique per partition. */
+  static String changeKey(String partitionPath, String recordKey) {
+    return partitionPath + '\u0000' + recordKey;
+  }
+
+  /**
+   * Writes {@code data} to the table {@code options} name.
+   *
+   * @return the instant committed; empty when the save mode left an existing table alone
+   */
+  public static Optional<String> run(SparkSession spark, Dataset<Row> data, Map<String, String> options, SaveMode mode) {
+    String path = options.get(PATH);
+    if (path == null || path.isBlank()) {
+      throw new InvalidTableException("hudi: a write needs the table's base path: save(path)");
+    }
+    if (path.chars().anyMatch(c -> c == '*' || c == '?' || c == '[' || c == '{')) {
+      throw new InvalidTableException("hudi: cannot write to the glob path " + path + "; save to the table's base path");
+    }
+    BatchWriteOptions write = BatchWriteOptions.fromMap(options);
+    if (spark.sparkContext().getConf().getBoolean(SPECULATION, false)) {
+      throw new InvalidTableException("hudi: Riverbed's Spark writer does not write with " + SPECULATION + "=true: a "
+          + "speculative task attempt still running after the commit could add a file the commit does not name");
+    }
+    Configuration conf = spark.sessionState().newHadoopConf();
+    FileSystem fs = fileSystem(path, conf);
+    Path base = fs.makeQualified(new Path(path));
+    requireNotInsideTable(fs, base);
+    SaveMode.Step step = mode.step(base, Table.exists(fs, base));
+    if (step == SaveMode.Step.SKIP) {
+      LOG.info("Table {} exists and the save mode is Ignore: nothing written", base);
+      return Optional.empty();
+    }
+    Dataset<Row> rows = withoutMetaColumns(data);
+    String writerId = "spark-" + UUID.randomUUID();
+    String holder = "Spark application " + spark.sparkContext().applicationId();
+    Table table;
+    Schema writeSchema;
+    if (step == SaveMode.Step.WRITE) {
+      table = Table.open(fs, base);
+      requireSameTable(table, write);
+      Optional<Schema> current = TableSchemaResolver.resolve(table, table.refreshTimeline());
+      Schema incoming = SparkAvroSchema.toAvro(rows.schema(), TableSchemas.recordName(table.name()),
+          TableSchemas.namespace(table.name()));
+      writeSchema = write.deletes() && current.isPresent() ? TableSchemas.removeMetaFields(current.get())
+          : SchemaEvolution.writeSchema(current, incoming, table.name());
+    } else {
+      String name = Optional.ofNullable(write.tableName()).orElseThrow(() -> new InvalidTableException(
+          "hudi: option " + BatchWriteOptions.TABLE_NAME + " is required to create the table at " + base));
+      Schema incoming = SparkAvroSchema.toAvro(rows.schema(), TableSchemas.recordName(name), TableSchemas.namespace(name));
+      writeSchema = SchemaEvolution.writeSchema(Optional.empty(), incoming, name);
+      KeyGeneratorOptions keys = write.keyGenerator();
+      String precombine = write.write().precombineField() != null ? write.write().precombineField()
+          : writeSchema.getField(DEFAULT_PRECOMBINE_FIELD) != null ? DEFAULT_PRECOMBINE_FIELD : null;
+      TableSchemas.validateFields(writeSchema, keys.recordKeyFields(), precombine, keys.partitionFields());
+      if (step == SaveMode.Step.REPLACE) {
+        replace(fs, base, writerId, holder);
+      }
+      table = Table.create(fs, base, new TableDefinition(name, write.tableType(), keys, precombine,
+          write.write().payloadClass(), writeSchema).toConfig());
+    }
+    WriterLease lease = WriterLease.acquire(table, writerId, holder, LEASE_TIMEOUT);
+    ScheduledExecutorService renewal = renewing(lease, base);
+    try {
+      Rollback.rollbackFailedWrites(table);
+      return Optional.of(writeAndCommit(spark, rows, table, writeSchema, write, conf, lease, writerId));
+    } finally {
+      renewal.shutdownNow();
+      lease.release();
+    }
+  }
+
+  /** Deletes the table at {@code base}, under its lease: a live writer of the old table fails the overwrite. */
+  private static void replace(FileSystem fs, Path base, String writerId, String holder) {
+    WriterLease old = WriterLease.acquire(Table.open(fs, base), writerId, holder, LEASE_TIMEOUT);
+    try {
+      if (!fs.delete(base, true)) {
+        throw new TableException("hudi: cannot delete the table at " + base + " to overwrite it");
+      }
+      LOG.info("Deleted the table at {}: the save mode is Overwrite", base);
+    } catch (IOException e) {
+      old.release();
+      throw new UncheckedIOException("cannot delete the table at " + base + " to overwrite it", e);
+    } catch (RuntimeException e) {
+      old.release();
+      throw e;
+    }
+  }
+
+  private static String writeAndCommit(SparkSession spark, Dataset<Row> rows, Table table, Schema writeSchema,
+      BatchWriteOptions write, Configuration conf, WriterLease lease, String writerId) {
+    JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
+    Broadcast<SerializableConfiguration> shippedConf = jsc.broadcast(new SerializableConfiguration(conf));
+    JavaRDD<org.apache.spark.sql.catalyst.InternalRow> input = rows.queryExecution().toRdd().toJavaRDD();
+    int tasks = write.parallelism() > 0 ? write.parallelism() : Math.max(1, input.getNumPartitions());
+    String orderingField = write.write().precombineField() != null ? write.write().precombineField()
+        : table.config().precombineField().orElse(null);
+    Schema rowSchema = write.deletes()
+        ? SparkAvroSchema.toAvro(rows.schema(), writeSchema.getName(), writeSchema.getNamespace()) : writeSchema;
+    JavaPairRDD<String, EncodedChange> changes = input
+        .mapPartitionsWithIndex(new ChangeEncoder(rows.schema(), rowSchema, table.config().properties(),
+            orderingField, write.deletes()), false)
+        .mapToPair(c -> new Tuple2<>(changeKey(c.partitionPath(), c.recordKey()), c))
+        .reduceByKey(EncodedChange::precombine, tasks);
+    JavaRDD<TaskWrite.Routed> routed = write.looksUpKeys()
+        ? located(jsc, table, changes, shippedConf, tasks)
+        : changes.values().map(c -> new TaskWrite.Routed(c, null));
+
+    TableCommitter committer = TableCommitter.of(table, writerId).operationType(write.operation())
+        .schema(writeSchema).beforeCommit(lease::checkHeld);
+    String instant = committer.begin();
+    List<CommitMessage> messages = routed
+        .mapToPair(r -> new Tuple2<>(TaskWrite.taskOf(r, tasks), r))
+        .partitionBy(new HashPartitioner(tasks))
+        .values()
+        .mapPartitionsWithIndex(new FileGroupTask(table, shippedConf, writeSchema, write, instant, tasks), false)
+        .collect().stream().map(CommitMessage::fromBytes).toList();
+    committer.commit(new Committable(1, instant, messages, Map.of()));
+    return instant;
+  }
+
+  /** The changes with the file group of each key the table holds in the partitions they touch. */
+  private static JavaRDD<TaskWrite.Routed> located(JavaSparkContext jsc, Table table,
+      JavaPairRDD<String, EncodedChange> changes, Broadcast<SerializableConfiguration> conf, int tasks) {
+    List<String> partitions = changes.map(t -> t._2().partitionPath()).distinct().collect();
+    QueryPlan plan = ExistingKeys.plan(table, partitions);
+    if (plan.splits().isEmpty()) {
+      return changes.values().map(c -> new TaskWrite.Routed(c, null));
+    }
+    List<SliceSplit> splits = plan.splits().stream().map(SliceSplit::of).toList();
+    ShippedPlan shipped = new ShippedPlan(plan, plan.schema().orElseThrow());
+    List<Integer> positions = java.util.stream.IntStream.range(0, splits.size()).boxed().toList();
+    JavaPairRDD<String, String> locations = jsc.parallelize(positions, Math.min(splits.size(), tasks))
+        .mapPartitionsToPair(new KeyLocator(splits, shipped, conf, Map.of()));
+    return changes.leftOuterJoin(locations, tasks).values().map(t -> new TaskWrite.Routed(t._1(), t._2().orNull()));
+  }
+
+  /** An existing table takes writes only with the keys and name it was created with. */
+  private static void requireSameTable(Table table, BatchWriteOptions write) {
+    Map<String, String> raw = write.raw();
+    var config = table.config();
+    requireSame(table, BatchWriteOptions.TABLE_NAME, raw.get(BatchWriteOptions.TABLE_NAME), config.name());
+    requireSame(table, BatchWriteOptions.TABLE_TYPE, raw.get(BatchWriteOptions.TABLE_TYPE), config.type().name());
+    requireSame(table, KeyGeneratorOptions.RECORD_KEY_FIELD, fields(raw.get(KeyGeneratorOptions.RECORD_KEY_FIELD)),
+        String.join(",", config.recordKeyFields()));
+    requireSame(table, KeyGeneratorOptions.PARTITION_PATH_FIELD,
+        fields(raw.get(KeyGeneratorOptions.PARTITION_PATH_FIELD)), String.join(",", config.partitionFields()));
+  }
+
+  private static String fields(String value) {
+    return value == null ? null : String.join(",", KeyGeneratorOptions.splitFields(value));
+  }
+
+  private static void requireSame(Table table, String option, String given, String stored) {
+    if (given != null && !given.trim().equalsIgnoreCase(stored)) {
+      throw new InvalidTableException("hudi: option " + option + "='" + given + "' does not match the table at "
+          + table.basePath() + ", which has '" + stored + "'; an existing table keeps its own (write with mode "
+          + "Overwrite to recreate it)");
+    }
+  }
+
+  private static Dataset<Row> withoutMetaColumns(Dataset<Row> data) {
+    Column[] kept = Arrays.stream(data.columns()).filter(c -> !MetaFields.ALL.contains(c)
+        && !MetaFields.OPERATION.equals(c)).map(data::col).toArray(Column[]::new);
+    return kept.length == data.columns().length ? data : data.select(kept);
+  }
+
+  private static void requireNotInsideTable(FileSystem fs, Path base) {
+    for (Path up = base.getParent(); up != null; up = up.getParent()) {
+      if (Table.exists(fs, up)) {
+        throw new InvalidTableException("hudi: " + base + " is inside the Hudi table at " + up
+            + "; write to the table's base path");
+      }
+    }
+  }
+
+  private static ScheduledExecutorService renewing(WriterLease lease, Path base) {
+    ScheduledExecutorService renewal = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "riverbed-spark-writer-lease");
+      t.setDaemon(true);
+      return t;
+    });
+    long every = lease.renewalInterval().toMillis();
+    renewal.scheduleWithFixedDelay(() -> {
+      try {
+        lease.renew();
+      } catch (RuntimeException e) {
+        LOG.error("Cannot renew the writer lease of table {}; the commit will check it and fail if it is lost", base, e);
+      }
+    }, every, every, TimeUnit.MILLISECONDS);
+    return renewal;
+  }
+
+  private static FileSystem fileSystem(String path, Configuration conf) {
+    try {
+      return new Path(path).getFileSystem(conf);
+    } catch (IOException e) {
+      throw new TableException("hudi: cannot reach the file system of " + path + ": " + e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package io.riverbed.spark.write;
+
+import io.riverbed.format.record.KeyGenerator;
+import io.riverbed.format.write.RecordKeyer;
+import io.riverbed.format.write.WriteRecord;
+import io.riverbed.format.write.batch.EncodedChange;
+import java.util.Iterator;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.spark.api.java.function.Function2;
+import org.apache.spark.sql.catalyst.InternalRow;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * Turns one Spark partition of rows into encoded changes, on an executor: each row converted to
+ * an Avro record of the write schema, keyed by the table's key generator, its ordering value read,
+ * a delete when the write deletes or {@code _hoodie_is_deleted} is true, and numbered by its
+ * position (partition index, row index) so that ties between changes of one key go to the later.
+ */
+final class ChangeEncoder implements Function2<Integer, Iterator<InternalRow>, Iterator<EncodedChange>> {
+  private static final long serialVersionUID = 1L;
+
+  private final StructType rowType;
+  private final String schemaJson;
+  private final Map<String, String> keyProperties;
+  private final String orderingField;
+  private final boolean deletes;
+
+  /**
+   * @param schema the schema records are converted to (the write schema; for deletes, the rows' own)
+   * @param keyProperties the table's key generator settings ({@code hoodie.properties})
+   * @param orderingField null when the table has none
+   * @param deletes every row is a delete of its key
+   */
+  ChangeEncoder(StructType rowType, Schema schema, Map<String, String> keyProperties, String orderingField,
+      boolean deletes) {
+    this.rowType = rowType;
+    this.schemaJson = schema.toString();
+    this.keyProperties = Map.copyOf(keyProperties);
+    this.orderingField = orderingField;
+    this.deletes = deletes;
+  }
+
+  @Override
+  public Iterator<EncodedChange> call(Integer partition, Iterator<InternalRow> rows) {
+    Schema schema = new Schema.Parser().parse(schemaJson);
+    RowToAvro toAvro = new RowToAvro(rowType, schema);
+    KeyGenerator keys = KeyGenerator.fromMap(keyProperties);
+    RecordKeyer keyer = RecordKeyer.of(keys, orderingField);
+    EncodedChange.Codec codec = new EncodedChange.Codec(schema);
+    long first = (long) partition << 40;
+    return new Iterator<>() {
+      long n;
+
+      @Override
+      public boolean hasNext() {
+        return rows.hasNext();
+      }
+
+      @Override
+      public EncodedChange next() {
+        GenericRecord record = toAvro.convert(rows.next());
+        WriteRecord change;
+        if (deletes) {
+          KeyGenerator.Key key = keys.key(record);
+          change = WriteRecord.delete(key.recordKey(), key.partitionPath(), null);
+        } else {
+          change = keyer.toWriteRecord(record);
+        }
+        return codec.encode(change, first + n++);
+      }
+    };
+  }
+}

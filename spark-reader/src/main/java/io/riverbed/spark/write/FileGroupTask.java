@@ -1,0 +1,62 @@
+package io.riverbed.spark.write;
+
+import io.riverbed.format.table.Table;
+import io.riverbed.format.write.batch.BatchWriteOptions;
+import io.riverbed.format.write.batch.TaskWrite;
+import io.riverbed.format.write.commit.CommitMessage;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.hadoop.fs.Path;
+import org.apache.spark.TaskContext;
+import org.apache.spark.api.java.function.Function2;
+import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.util.SerializableConfiguration;
+
+/**
+ * One Spark task of the write stage: opens the table on the executor and writes the file groups
+ * routed to it with the core's {@link TaskWrite}; its one output is the task's commit message, in
+ * its byte form ({@link CommitMessage#toBytes}) whatever serializer the session uses.
+ * Spark's partition index is the task index that names the files, its attempt number the attempt.
+ */
+final class FileGroupTask implements Function2<Integer, Iterator<TaskWrite.Routed>, Iterator<byte[]>> {
+  private static final long serialVersionUID = 1L;
+
+  private final String basePath;
+  private final Broadcast<SerializableConfiguration> conf;
+  private final String schemaJson;
+  private final Map<String, String> options;
+  private final boolean baseFiles;
+  private final String instant;
+  private final int parallelism;
+
+  FileGroupTask(Table table, Broadcast<SerializableConfiguration> conf, Schema schema, BatchWriteOptions options,
+      String instant, int parallelism) {
+    this.basePath = table.basePath().toString();
+    this.conf = conf;
+    this.schemaJson = schema.toString();
+    this.options = Map.copyOf(options.raw());
+    this.baseFiles = options.operation() == io.riverbed.format.timeline.WriteOperationType.BULK_INSERT;
+    this.instant = instant;
+    this.parallelism = parallelism;
+  }
+
+  @Override
+  public Iterator<byte[]> call(Integer task, Iterator<TaskWrite.Routed> changes) {
+    Path base = new Path(basePath);
+    Table table;
+    try {
+      table = Table.open(base.getFileSystem(conf.value().value()), base);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot reach table " + basePath, e);
+    }
+    TaskContext context = TaskContext.get();
+    int attempt = context == null ? 0 : context.attemptNumber();
+    CommitMessage message = TaskWrite.write(table, new Schema.Parser().parse(schemaJson),
+        BatchWriteOptions.fromMap(options).write(), baseFiles, instant, task, parallelism, attempt, changes);
+    return List.of(message.toBytes()).iterator();
+  }
+}
