@@ -28,7 +28,8 @@ import org.apache.flink.table.types.logical.RowType;
  * The write job with a streaming source of chunks, in a process of its own (integration-tests'
  * table health run): {@code riverbed-write}'s flags build the job as {@link WriteJob} does (its Flink
  * configuration, table options and schema), but the rows come from a {@link ChunkedSource} that
- * emits one chunk per checkpoint, so every commit holds a known prefix of the stream. The chunks
+ * emits one chunk per checkpoint, so every commit holds a known prefix of the stream, and streams:
+ * the next chunk follows once the barrier passed, while the last one is committed. The chunks
  * are the JSON-lines files of {@code --input} (a folder), in name order, converted with the job's
  * own converter.
  *
@@ -55,7 +56,7 @@ public final class ChunkedStreamJob {
     InMemoryReporter reporter = InMemoryReporter.createWithRetainedMetrics();
     Configuration conf = reporter.addToConfiguration(WriteJob.flinkConfiguration(config));
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-    var rows = env.addSource(ChunkedSource.recordingPositionsTo(DATASET, positionsLog.toString()), "chunks",
+    var rows = env.addSource(ChunkedSource.streamingRecordingPositionsTo(DATASET, positionsLog.toString()), "chunks",
         InternalTypeInfo.of(rowType)).setParallelism(1);
     Map<String, String> options = new HashMap<>(config.tableOptions());
     options.put("path", WriteJob.toUri(config.table().path()));

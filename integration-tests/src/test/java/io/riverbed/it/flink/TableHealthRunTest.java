@@ -52,8 +52,9 @@ import org.junit.jupiter.api.io.TempDir;
  * async compaction every 5 delta commits, cleaning that retains 10 commits and archival at 20/30
  * writes a steady stream ({@link FlinkTrips#steady}: a fixed key set, so every file group gets
  * logs in every commit; late changes the index drops; deletes and re-inserts), one chunk per
- * 100 ms checkpoint, through the real Flink writer in a child JVM ({@code ChunkedStreamJob}: the
- * write job's flags and configuration, a chunked source). A thread of this JVM samples the table
+ * 100 ms checkpoint, each following as soon as the barrier passed (the next instant is open when
+ * the last one commits), through the real Flink writer in a child JVM ({@code ChunkedStreamJob}:
+ * the write job's flags and configuration, a chunked source). A thread of this JVM samples the table
  * while it runs ({@link TableHealthSampler}); the job's commit durations come from its
  * coordinator's {@code lastCommitDurationMs}. Checked:
  *
@@ -134,7 +135,7 @@ class TableHealthRunTest {
         "--set", "clean.retain_commits=" + RETAIN_COMMITS,
         "--set", "archive.min_commits=" + MIN_COMMITS,
         "--set", "archive.max_commits=" + MAX_COMMITS,
-        // buffers flush within a chunk: writers begin the next instant before a commit, as in a steady stream
+        // buffers flush within a chunk: a writer begins its instant early, as in any steady stream
         "--set", "write.batch.size=0.02"));
     Path jobs = Files.createDirectories(work.resolve("jobs"));
     Path log = jobs.resolve("chunked-stream.log");
@@ -424,7 +425,8 @@ class TableHealthRunTest {
 
   /** The earliest commit the newest completed clean retained. */
   private static String earliestRetained() {
-    Instant clean = activeTimeline().ofAction(Action.CLEAN).completed().last().orElseThrow();
+    Instant clean = activeTimeline().ofAction(Action.CLEAN).completed().last()
+        .orElseThrow(() -> new AssertionError("no completed clean in the active timeline of " + tablePath));
     String retained = CleanMetadata.fromBytes(table.timelineStore().read(clean), clean.toString()).earliestCommitToRetain();
     assertThat(retained).as("earliest commit retained by %s", clean).isNotEmpty();
     return retained;
