@@ -169,8 +169,10 @@ class TableHealthRunTest {
   @Test
   void dataOnDiskStaysWithinASmallMultipleOfTheLatestSnapshot() {
     assertThat(samples.size()).as("samples").isGreaterThanOrEqualTo(PROFILE.chunks() / PROFILE.sampleEvery() / 2);
-    List<Sample> steady = afterWarmUp();
-    assertThat(steady).isNotEmpty();
+    // while data flowed: after its last delta commit a bounded job compacts once more as it ends, and
+    // the table services run after the writer's commits only, so none cleans what that compaction superseded
+    List<Sample> steady = afterWarmUp().stream().filter(s -> s.deltaCommits() < lastDeltaCommits()).toList();
+    assertThat(steady).hasSizeGreaterThanOrEqualTo(5);
     assertThat(steady).allSatisfy(s -> assertThat(s.diskToSnapshot())
         .as("data on disk / latest snapshot at %d delta commits: %s", s.deltaCommits(), s)
         .isLessThanOrEqualTo(MAX_DISK_TO_SNAPSHOT));

@@ -9,7 +9,6 @@ import io.riverbed.format.query.QuerySpec;
 import io.riverbed.format.query.Split;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.testing.Await;
-import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.Timeline;
 import java.io.IOException;
