@@ -45,6 +45,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -104,7 +105,8 @@ class TableHealthRunTest {
 
   static final Profile PROFILE = Profile.current();
 
-  @TempDir static Path work;
+  /** Kept when a test fails: the table, the job's log and the positions and metrics logs are what to look at. */
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS) static Path work;
   static Path tablePath;
   static Table table;
   static FlinkTrips trips;
