@@ -37,6 +37,8 @@ public final class ChunkedSource extends RichParallelSourceFunction<RowData>
   private final int failAfter;
   /** A file to append "checkpoint-id chunks" lines to at each snapshot (for a job in another process), or null. */
   private final String positionsLog;
+  /** Emit the next chunk once a barrier passed the source after the last one, without waiting for its checkpoint to complete. */
+  private final boolean streaming;
   private transient ListState<Integer> positionState;
   private transient volatile int next;
   private transient volatile long awaitedCheckpoint;
@@ -59,10 +61,15 @@ public final class ChunkedSource extends RichParallelSourceFunction<RowData>
   }
 
   private ChunkedSource(String dataset, int idleCheckpoints, int failAfter, String positionsLog) {
+    this(dataset, idleCheckpoints, failAfter, positionsLog, false);
+  }
+
+  private ChunkedSource(String dataset, int idleCheckpoints, int failAfter, String positionsLog, boolean streaming) {
     this.dataset = dataset;
     this.idleCheckpoints = idleCheckpoints;
     this.failAfter = failAfter;
     this.positionsLog = positionsLog;
+    this.streaming = streaming;
   }
 
   /**
@@ -73,6 +80,17 @@ public final class ChunkedSource extends RichParallelSourceFunction<RowData>
    */
   public static ChunkedSource recordingPositionsTo(String dataset, String positionsLog) {
     return new ChunkedSource(dataset, 0, NO_FAILURE, positionsLog);
+  }
+
+  /**
+   * As {@link #recordingPositionsTo}, but streaming: chunk c+1 follows chunk c as soon as a
+   * checkpoint's barrier has passed the source after c, without waiting for that checkpoint to
+   * complete, as a steady stream (Kafka) feeds a job: the writers are writing the next epoch's rows,
+   * and have begun its instant, while the coordinator commits the last one. Still one chunk per
+   * checkpoint.
+   */
+  public static ChunkedSource streamingRecordingPositionsTo(String dataset, String positionsLog) {
+    return new ChunkedSource(dataset, 0, NO_FAILURE, positionsLog, true);
   }
 
   /**
@@ -156,7 +174,7 @@ public final class ChunkedSource extends RichParallelSourceFunction<RowData>
         completedSinceEmit = 0;
       }
       synchronized (progress) {
-        while (running && completedSinceEmit <= idleCheckpoints) {
+        while (running && (streaming ? awaitedCheckpoint == Long.MAX_VALUE : completedSinceEmit <= idleCheckpoints)) {
           progress.wait();
         }
       }
@@ -194,6 +212,9 @@ public final class ChunkedSource extends RichParallelSourceFunction<RowData>
     if (emittedSinceSnapshot) {
       awaitedCheckpoint = context.getCheckpointId();
       emittedSinceSnapshot = false;
+      synchronized (progress) {
+        progress.notifyAll();
+      }
     }
   }
 

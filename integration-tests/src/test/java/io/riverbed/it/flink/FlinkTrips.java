@@ -111,6 +111,83 @@ final class FlinkTrips {
     return new FlinkTrips(out);
   }
 
+  /**
+   * A steady stream over a fixed set of keys, as a long-running job sees it once its table has
+   * filled: {@code keys} inserts (3-level partitions, a key never moves), then {@code changes}
+   * changes of those keys, chosen uniformly so that every file group sees some in every commit:
+   * mostly updates with a {@code ts} above the key's every earlier one; 10% late updates with a
+   * {@code ts} below the key's current one (the writer's index drops them as stale), a few of them
+   * of deleted keys (older than the delete); 3% deletes ({@code ts} above every earlier one) and
+   * 3% re-inserts of deleted keys ({@code ts} above the delete). A key's ordering values never tie.
+   */
+  static FlinkTrips steady(long seed, int keys, int changes) {
+    Random random = new Random(seed);
+    List<ObjectNode> out = new ArrayList<>(keys + changes);
+    Map<String, ObjectNode> latest = new LinkedHashMap<>();
+    Map<String, Long> maxTs = new HashMap<>();
+    List<String> live = new ArrayList<>();
+    List<String> deleted = new ArrayList<>();
+    for (int i = 0; i < keys; i++) {
+      String key = String.format("trip-%06d", i);
+      ObjectNode insert = trip(random, key, PLACES.get(random.nextInt(PLACES.size())), 10_000 + random.nextInt(10_000));
+      latest.put(key, insert);
+      maxTs.put(key, insert.get("ts").asLong());
+      live.add(key);
+      out.add(insert);
+    }
+    for (int i = 0; i < changes; i++) {
+      double dice = random.nextDouble();
+      boolean late = dice < 0.10;
+      boolean lateAfterDelete = late && dice < 0.01 && !deleted.isEmpty();
+      String key;
+      if (lateAfterDelete) {
+        key = deleted.get(random.nextInt(deleted.size()));
+      } else if (dice > 0.97 && !deleted.isEmpty()) {
+        key = deleted.remove(random.nextInt(deleted.size()));
+        live.add(key);
+      } else {
+        key = live.get(random.nextInt(live.size()));
+      }
+      ObjectNode current = latest.get(key);
+      String[] place = {current.get("region").asText(), current.get("country").asText(), current.get("city").asText()};
+      long max = maxTs.get(key);
+      long ts = late ? max - 1 - random.nextInt((int) Math.min(3_000, max - 1)) : max + 1 + random.nextInt(1_000);
+      ObjectNode change = trip(random, key, place, ts);
+      if (!late && !lateAfterDelete && dice > 0.94 && dice <= 0.97 && live.size() > 1) {
+        live.remove(key);
+        deleted.add(key);
+        change.put("_hoodie_is_deleted", true);
+      }
+      if (!late) {
+        maxTs.put(key, ts);
+        latest.put(key, change);
+      }
+      out.add(change);
+    }
+    return new FlinkTrips(out);
+  }
+
+  /**
+   * Writes the changes as JSON-lines files {@code chunk-<i>.jsonl}, one per chunk: the first
+   * {@code first} changes, then {@code per} at a time; returns the number of changes after each chunk.
+   */
+  List<Integer> writeChunks(Path dir, int first, int per) {
+    List<Integer> ends = new ArrayList<>();
+    try {
+      Files.createDirectories(dir);
+      List<String> lines = lines();
+      for (int from = 0, c = 0; from < lines.size(); c++) {
+        int to = Math.min(lines.size(), c == 0 ? first : from + per);
+        Files.write(dir.resolve(String.format("chunk-%05d.jsonl", c)), lines.subList(from, to), StandardCharsets.UTF_8);
+        ends.add(to);
+        from = to;
+      }
+      return ends;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write the chunks to " + dir, e);
+    }
+  }
+
   private static ObjectNode trip(Random random, String key, String[] place, long ts) {
     ObjectNode t = JSON.createObjectNode();
     t.put("uuid", key);

@@ -99,13 +99,38 @@ final class WriteJobProcess {
     return cmd;
   }
 
+  /**
+   * The classpath of a child JVM that runs a main of flink-writer's tests (a job with a test
+   * source): its test classes, then {@link #classpath()}.
+   */
+  static String testClasspath() {
+    return writerTarget().resolve("test-classes") + java.io.File.pathSeparator + classpath();
+  }
+
   /** Runs the write job to its end; fails with the log's tail unless it exits 0 within {@code timeout}. */
   static String run(Path workDir, Duration timeout, List<String> args) {
     try {
       Files.createDirectories(workDir);
       Path log = Files.createTempFile(workDir, "write-job-", ".log");
-      Process p = new ProcessBuilder(command(classpath(), workDir, MAIN, args))
-          .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+      Process p = start(workDir, classpath(), MAIN, args, log);
+      return awaitExit(p, workDir, log, timeout, args);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Starts {@code main} in a child JVM with its output going to {@code log}; returns at once. */
+  static Process start(Path workDir, String classpath, String main, List<String> args, Path log) throws IOException {
+    return new ProcessBuilder(command(classpath, workDir, main, args))
+        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+  }
+
+  /**
+   * Waits for a child started by {@link #start} to end; fails with the log's tail unless it exits
+   * 0 within {@code timeout} (then with a thread dump, and the child killed). Returns its output.
+   */
+  static String awaitExit(Process p, Path workDir, Path log, Duration timeout, List<String> args) {
+    try {
       long start = System.nanoTime();
       boolean ended = p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
       if (!ended) {
