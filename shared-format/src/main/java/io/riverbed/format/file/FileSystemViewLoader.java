@@ -8,6 +8,7 @@ import io.riverbed.format.timeline.CompactionOperation;
 import io.riverbed.format.timeline.CompactionPlan;
 import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.Timeline;
+import io.riverbed.format.timeline.TimelineChangedException;
 import io.riverbed.format.timeline.TimelineStore;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -72,12 +73,20 @@ public final class FileSystemViewLoader {
     }
   }
 
-  /** File group to the instant of the pending compaction planned for it, read from the requested plans. */
+  /**
+   * File group to the instant of the pending compaction planned for it, read from the requested plans.
+   *
+   * @throws TimelineChangedException if a plan the listing names is gone: the compaction completed
+   *     and was archived since, so the listing no longer tells which slice is the latest
+   */
   public static Map<FileGroupId, String> pendingCompactions(TimelineStore store, Timeline activeTimeline) {
     Map<FileGroupId, String> out = new HashMap<>();
     for (Instant pending : activeTimeline.pendingCompactions().instants()) {
       Instant requested = Instant.requested(pending.time(), Action.COMPACTION);
-      CompactionPlan plan = CompactionPlan.fromBytes(store.read(requested), store.pathOf(requested).toString());
+      byte[] bytes = store.readUnlessRemoved(requested).orElseThrow(() -> new TimelineChangedException(
+          "compaction " + pending.time() + " was pending in the listed timeline, and its plan "
+              + store.pathOf(requested) + " is gone (completed and archived since)"));
+      CompactionPlan plan = CompactionPlan.fromBytes(bytes, store.pathOf(requested).toString());
       for (CompactionOperation op : plan.operations()) {
         out.put(new FileGroupId(op.partitionPath(), op.fileId()), pending.time());
       }

@@ -10,6 +10,7 @@ import io.riverbed.format.file.FileSystemViewLoader;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.timeline.Timeline;
+import io.riverbed.format.timeline.TimelineChangedException;
 import io.riverbed.format.timeline.WriteStat;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -196,12 +197,21 @@ final class FileGroupWriter {
   }
 
   private FileSystemView view(String partition) {
-    return views.computeIfAbsent(partition, p -> {
+    FileSystemView view = views.get(partition);
+    if (view == null) {
       if (timeline == null) {
         timeline = table.refreshTimeline();
       }
-      return FileSystemViewLoader.load(table, timeline, List.of(p));
-    });
+      try {
+        view = FileSystemViewLoader.load(table, timeline, List.of(partition));
+      } catch (TimelineChangedException e) {
+        // a compaction the listing shows pending completed and was archived meanwhile: its slice is the latest
+        timeline = table.refreshTimeline();
+        view = FileSystemViewLoader.load(table, timeline, List.of(partition));
+      }
+      views.put(partition, view);
+    }
+    return view;
   }
 
   private String bucketFileId(String partition, int bucket) {
