@@ -5,11 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.riverbed.format.TableException;
+import io.riverbed.format.file.FileSystemViewLoader;
 import io.riverbed.format.record.PayloadMergeRule;
 import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.CompactionOperation;
 import io.riverbed.format.timeline.CompactionPlan;
 import io.riverbed.format.timeline.Instant;
+import io.riverbed.format.timeline.TimelineChangedException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -73,6 +75,20 @@ class CompactionSchedulerTest {
     assertThat(logOnly.baseInstantTime()).isEqualTo(t2);
     assertThat(logOnly.dataFilePath()).isNull();
     assertThat(logOnly.deltaFilePaths()).containsExactly(".c_" + t2 + ".log.1_0-1-0");
+  }
+
+  /** A listing that shows a compaction pending whose plan archival removed since: the view refuses it as stale. */
+  @Test
+  void aViewFromAListingWhosePendingPlanWasArchivedSinceIsRefusedAsStale() throws IOException {
+    t.insertBaseFiles(upsert("p1", "a", "k1", 1, "x"));
+    t.deltaCommit(upsert("p1", "a", "k1", 2, "x2"));
+    String c = scheduler().execute().instantTime().orElseThrow();
+    var listed = t.timeline();
+    assertThat(FileSystemViewLoader.pendingCompactions(t.store(), listed)).isNotEmpty();
+    t.table().fs().delete(t.store().pathOf(Instant.requested(c, Action.COMPACTION)), false);
+
+    assertThatThrownBy(() -> FileSystemViewLoader.pendingCompactions(t.store(), listed))
+        .isInstanceOf(TimelineChangedException.class).hasMessageContaining(c);
   }
 
   @Test
