@@ -614,11 +614,7 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
       if (!compactionHold.isWaiting() && compactionTrigger.isDue(table)) {
         LOG.info("A compaction of {} is due; it is planned once the open instants {} are committed",
             table.basePath(), openInstantEpochs().keySet());
-        long newestEpoch = 0;
-        for (long e : openInstantEpochs().values()) {
-          newestEpoch = Math.max(newestEpoch, e);
-        }
-        compactionHold.await(newestEpoch);
+        compactionHold.await(openInstants.newestEpoch());
       }
       return;
     }

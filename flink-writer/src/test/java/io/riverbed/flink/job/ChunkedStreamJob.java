@@ -13,6 +13,9 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
@@ -62,12 +65,15 @@ public final class ChunkedStreamJob {
     options.put("path", WriteJob.toUri(config.table().path()));
     RiverbedSink.forRowData(rowType, options).sinkTo(rows);
 
-    Thread sampler = new Thread(() -> sampleCommits(reporter, metricsLog), "commit-metrics-sampler");
-    sampler.setDaemon(true);
-    sampler.start();
+    ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "commit-metrics-sampler");
+      t.setDaemon(true);
+      return t;
+    });
+    sampler.scheduleWithFixedDelay(new CommitSampler(reporter, metricsLog), 5, 5, TimeUnit.MILLISECONDS);
     env.execute(WriteJob.jobName(config));
-    sampler.interrupt();
-    sampler.join();
+    sampler.shutdown();
+    sampler.awaitTermination(1, TimeUnit.MINUTES);
     System.out.println("chunked-stream done");
   }
 
@@ -82,39 +88,64 @@ public final class ChunkedStreamJob {
     return out;
   }
 
-  private static void sampleCommits(InMemoryReporter reporter, Path log) {
-    long seen = 0;
-    try {
-      Map<String, Metric> metrics = Map.of();
-      while (metrics.isEmpty()) {
-        Thread.sleep(20);
-        metrics = coordinatorMetrics(reporter);
+  /** Appends a line to the log whenever the coordinator's commit count moved; polled every 5 ms. */
+  private static final class CommitSampler implements Runnable {
+    private final InMemoryReporter reporter;
+    private final Path log;
+    private Map<String, Metric> metrics = Map.of();
+    private long seen;
+
+    CommitSampler(InMemoryReporter reporter, Path log) {
+      this.reporter = reporter;
+      this.log = log;
+    }
+
+    @Override
+    public void run() {
+      try {
+        poll();
+      } catch (RuntimeException e) {
+        // a scheduled task that throws is not run again, silently: say why the log stops
+        e.printStackTrace();
+        throw e;
+      }
+    }
+
+    private void poll() {
+      if (metrics.isEmpty()) {
+        try {
+          metrics = coordinatorMetrics(reporter);
+        } catch (java.util.ConcurrentModificationException e) {
+          return; // the job is registering its metrics: look again at the next poll
+        }
+        if (metrics.isEmpty()) {
+          return;
+        }
       }
       // the metric objects are the coordinator's own: reading them reads its current values
-      Counter commits = (Counter) metrics.get("numCommits");
-      while (!Thread.currentThread().isInterrupted()) {
-        if (commits.getCount() != seen) {
-          seen = commits.getCount();
-          StringBuilder line = new StringBuilder(Long.toString(seen));
-          for (String gauge : GAUGES) {
-            line.append(' ').append(((Gauge<?>) metrics.get(gauge)).getValue());
-          }
-          line.append(' ').append(System.currentTimeMillis()).append('\n');
-          Files.writeString(log, line, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
-        }
-        Thread.sleep(5);
+      long commits = ((Counter) metrics.get("numCommits")).getCount();
+      if (commits == seen) {
+        return;
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
+      seen = commits;
+      StringBuilder line = new StringBuilder(Long.toString(seen));
+      for (String gauge : GAUGES) {
+        line.append(' ').append(((Gauge<?>) metrics.get(gauge)).getValue());
+      }
+      line.append(' ').append(System.currentTimeMillis()).append('\n');
+      try {
+        Files.writeString(log, line, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      } catch (IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
     }
   }
 
-  /** The metrics of the group that holds the coordinator's {@code numCommits}; empty before it registered. */
+  /** The metrics of the group that holds the coordinator's {@code numCommits} and every gauge sampled; empty before. */
   private static Map<String, Metric> coordinatorMetrics(InMemoryReporter reporter) {
     for (Map<String, Metric> group : reporter.getMetricsByGroup().values()) {
-      if (group.containsKey("numCommits") && group.containsKey("lastCommitDurationMs")) {
+      // the coordinator registers its metrics one by one: wait until every one sampled is there
+      if (group.containsKey("numCommits") && java.util.Arrays.stream(GAUGES).allMatch(group::containsKey)) {
         return group;
       }
     }

@@ -28,6 +28,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 
@@ -76,16 +79,19 @@ final class TableHealthSampler implements AutoCloseable {
   private final Set<String> compactions = new TreeSet<>();
   private final Set<String> cleans = new TreeSet<>();
   private final List<Sample> samples = new CopyOnWriteArrayList<>();
-  private final Thread thread;
-  private volatile boolean stopped;
+  private final ScheduledExecutorService poller;
+  private int sampledAt;
   private volatile Throwable failure;
 
   private TableHealthSampler(Path path, int every) throws IOException {
     this.path = path;
     this.every = every;
     this.table = Table.open(FileSystem.getLocal(new Configuration()), new org.apache.hadoop.fs.Path(path.toUri()));
-    this.thread = new Thread(this::loop, "table-health-sampler");
-    this.thread.setDaemon(true);
+    this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "table-health-sampler");
+      t.setDaemon(true);
+      return t;
+    });
   }
 
   /** Starts sampling the table at {@code path} once it exists (while {@code jobAlive} passes), every {@code every} delta commits. */
@@ -94,7 +100,7 @@ final class TableHealthSampler implements AutoCloseable {
       Await.await("table " + path + " created", WriteJobProcess.HANG_LIMIT).guardedBy(jobAlive)
           .until(() -> Files.exists(path.resolve(Table.META_FOLDER).resolve("hoodie.properties")));
       TableHealthSampler sampler = new TableHealthSampler(path, every);
-      sampler.thread.start();
+      sampler.poller.scheduleWithFixedDelay(sampler::poll, 0, 20, TimeUnit.MILLISECONDS);
       return sampler;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -109,30 +115,27 @@ final class TableHealthSampler implements AutoCloseable {
   /** Takes one more sample (of the table as the job left it), stops, and rethrows what failed the thread. */
   @Override
   public void close() throws InterruptedException {
-    stopped = true;
-    thread.join();
+    poller.shutdown();
+    if (!poller.awaitTermination(WriteJobProcess.HANG_LIMIT.toMillis(), TimeUnit.MILLISECONDS)) {
+      throw new AssertionError("the table health sampler of " + path + " did not stop");
+    }
     if (failure != null) {
       throw new AssertionError("the table health sampler of " + path + " failed", failure);
     }
     samples.add(sample());
   }
 
-  private void loop() {
+  /** One poll: the timeline observed, and a sample once {@code every} more delta commits completed. */
+  private void poll() {
     try {
-      int sampledAt = 0;
-      while (!stopped) {
-        observe(table.refreshTimeline());
-        if (deltaCommits.size() >= sampledAt + every) {
-          sampledAt = deltaCommits.size();
-          samples.add(sample());
-        } else {
-          Thread.sleep(20);
-        }
+      observe(table.refreshTimeline());
+      if (deltaCommits.size() >= sampledAt + every) {
+        sampledAt = deltaCommits.size();
+        samples.add(sample());
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     } catch (Throwable t) {
       failure = t;
+      throw t;
     }
   }
 

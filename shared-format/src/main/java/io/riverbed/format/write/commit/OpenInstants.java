@@ -67,6 +67,11 @@ public final class OpenInstants {
     epochs.forEach(action);
   }
 
+  /** The newest epoch an open instant was opened for; 0 when none is open. */
+  public long newestEpoch() {
+    return epochs.values().stream().mapToLong(Long::longValue).max().orElse(0);
+  }
+
   public int size() {
     return epochs.size();
   }
