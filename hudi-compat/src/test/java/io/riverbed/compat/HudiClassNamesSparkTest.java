@@ -138,12 +138,15 @@ class HudiClassNamesSparkTest {
   }
 
   @Test
-  void guidesHiveSyncOnWriteIsRefusedByName() throws Exception {
+  void guidesHiveSyncOnWriteRunsAfterTheCommit() throws Exception {
     String path = newTablePath("withsync");
     Map<String, String> options = new HashMap<>(hudiOptions("withsync"));
     options.put(DataSourceWriteOptions.HIVE_SYNC_ENABLED_OPT_KEY, "true");
+    options.put(HoodieSyncConfig.META_SYNC_ENABLED.key(), "true");
+    options.put(HiveSyncConfig.METASTORE_URIS.key(), "thrift://127.0.0.1:1");
     assertThatThrownBy(() -> inputDF().write().format("org.apache.hudi").options(options).mode(SaveMode.Overwrite).save(path))
-        .hasMessageContaining(DataSourceWriteOptions.HIVE_SYNC_ENABLED_OPT_KEY + "=true");
+        .hasMessageContaining("is complete, but its Hive sync to thrift://127.0.0.1:1 failed");
+    assertThat(spark.read().format("org.apache.hudi").load(path).count()).isEqualTo(inputDF().count());
   }
 
   @Test

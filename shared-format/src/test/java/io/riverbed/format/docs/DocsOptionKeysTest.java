@@ -40,6 +40,8 @@ class DocsOptionKeysTest {
           + "table, not an option; Spark's RiverbedCatalog reads it (HIVE_SYNC, clusters/SPARK)",
       "hoodie.datasource.hive_sync", "the prefix of Hudi's sync option names, which hive-sync takes any option under "
           + "(HIVE_SYNC, deploy/README)",
+      "hoodie.meta.sync", "the prefix of Hudi's generic sync option names, which the sync takes options under "
+          + "(HIVE_SYNC, MIGRATING_FROM_HUDI)",
       "hoodie.datasource.hive_sync.filter_pushdown_enabled", "a Hudi sync option Riverbed does not implement, named "
           + "where HIVE_SYNC lists the differences",
       "hoodie.datasource.hive_sync.password", "Hudi's jdbc-mode sync password, which hms mode does not read; named where "

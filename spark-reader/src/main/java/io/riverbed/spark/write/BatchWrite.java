@@ -60,8 +60,9 @@ import scala.Tuple2;
  * ({@link ChangeEncoder}), keep one per key ({@link EncodedChange#precombine}), find where
  * existing keys live for upserts and deletes ({@link KeyLocator}, joined by key), and write the file
  * groups in parallel, one task per group ({@link FileGroupTask}, routed by {@link TaskWrite#taskOf}).
- * The driver commits the instant with every task's message; if the job fails, the instant stays
- * pending and invisible, and the next writer rolls it back.
+ * The driver commits the instant with every task's message, then syncs the Hive Metastore when the
+ * options ask for it ({@link SparkHiveSync}); if the job fails, the instant stays pending and
+ * invisible, and the next writer rolls it back.
  */
 public final class BatchWrite {
   private static final Logger LOG = LoggerFactory.getLogger(BatchWrite.class);
@@ -101,6 +102,8 @@ public final class BatchWrite {
     FileSystem fs = fileSystem(path, conf);
     Path base = fs.makeQualified(new Path(path));
     requireNotInsideTable(fs, base);
+    Optional<SparkHiveSync> hiveSync = write.metaSyncEnabled() ? Optional.of(hiveSync(write, base, conf, spark.version()))
+        : Optional.empty();
     SaveMode.Step step = mode.step(base, Table.exists(fs, base));
     if (step == SaveMode.Step.SKIP) {
       LOG.info("Table {} exists and the save mode is Ignore: nothing written", base);
@@ -136,12 +139,25 @@ public final class BatchWrite {
     }
     WriterLease lease = WriterLease.acquire(table, writerId, holder, LEASE_TIMEOUT);
     ScheduledExecutorService renewal = renewing(lease, base);
+    String instant;
     try {
       Rollback.rollbackFailedWrites(table);
-      return Optional.of(writeAndCommit(spark, rows, table, writeSchema, write, conf, lease, writerId));
+      instant = writeAndCommit(spark, rows, table, writeSchema, write, conf, lease, writerId);
     } finally {
       renewal.shutdownNow();
       lease.release();
+    }
+    hiveSync.ifPresent(sync -> sync.sync(table, instant));
+    return Optional.of(instant);
+  }
+
+  /** The write's Hive sync; its classes (the optional hive-sync module) load only for a write that syncs. */
+  private static SparkHiveSync hiveSync(BatchWriteOptions write, Path base, Configuration conf, String sparkVersion) {
+    try {
+      return SparkHiveSync.of(write, base, conf, sparkVersion);
+    } catch (NoClassDefFoundError e) {
+      throw new InvalidTableException("hudi: " + BatchWriteOptions.HIVE_SYNC_ENABLED + " needs Riverbed's Hive sync on "
+          + "the class path, which the riverbed-spark-reader bundle jar carries: " + e.getMessage(), e);
     }
   }
 

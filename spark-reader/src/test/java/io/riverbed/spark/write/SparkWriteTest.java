@@ -191,9 +191,6 @@ class SparkWriteTest {
         .save(path)).isInstanceOf(InvalidTableException.class).hasMessageContaining("hoodie.index.type");
     assertThatThrownBy(() -> write(df, path, o, "insert_overwrite", "append"))
         .isInstanceOf(InvalidTableException.class).hasMessageContaining("insert_overwrite");
-    assertThatThrownBy(() -> df.write().format("hudi").options(o).option("hoodie.datasource.hive_sync.enable", "true")
-        .mode("append").save(path)).isInstanceOf(InvalidTableException.class)
-        .hasMessageContaining("hoodie.datasource.hive_sync.enable");
     assertThatThrownBy(() -> df.write().format("hudi").option("hoodie.datasource.write.recordkey.field", "id")
         .mode("append").save(path)).isInstanceOf(InvalidTableException.class).hasMessageContaining("hoodie.table.name");
     write(df, path, o, "insert", "append");

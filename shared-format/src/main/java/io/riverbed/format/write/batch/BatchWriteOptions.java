@@ -50,16 +50,22 @@ public record BatchWriteOptions(
   public static final String DELETE_PARALLELISM = "hoodie.delete.shuffle.parallelism";
   public static final String HIVE_SYNC_ENABLED = "hoodie.datasource.hive_sync.enable";
   public static final String META_SYNC_ENABLED = "hoodie.datasource.meta.sync.enable";
+  /** Hudi's list of the sync tools {@value #META_SYNC_ENABLED} runs. */
+  public static final String META_SYNC_TOOLS = "hoodie.meta.sync.client.tool.class";
+  /** Hudi's Hive sync tool: the one sync tool Riverbed runs. */
+  public static final String HIVE_SYNC_TOOL = "org.apache.hudi.hive.HiveSyncTool";
   /** Hudi's payload class whose records are deletes. */
   public static final String EMPTY_PAYLOAD = "org.apache.hudi.common.model.EmptyHoodieRecordPayload";
 
   private static final Set<WriteOperationType> OPERATIONS = Set.of(WriteOperationType.UPSERT,
       WriteOperationType.INSERT, WriteOperationType.BULK_INSERT, WriteOperationType.DELETE);
-  /** Option prefixes Hudi's Spark writer reads that only configure Hive sync, accepted while sync is off. */
-  private static final String HIVE_SYNC_PREFIX = "hoodie.datasource.hive_sync.";
-  /** Hudi option prefixes of the reader, which Spark hands the writer too when a job sets them on the session. */
-  private static final Set<String> ACCEPTED_PREFIXES = Set.of(HIVE_SYNC_PREFIX, "hoodie.datasource.query.",
-      "hoodie.datasource.read.");
+  /**
+   * Option prefixes this class leaves to others: Hudi's meta sync options (read by the engine's
+   * Hive sync, which validates them) and the reader's, which Spark hands the writer too when a job
+   * sets them on the session.
+   */
+  private static final Set<String> ACCEPTED_PREFIXES = Set.of("hoodie.datasource.hive_sync.", "hoodie.meta.sync.",
+      "hoodie.meta_sync.", "hoodie.datasource.meta_sync.", "hoodie.datasource.query.", "hoodie.datasource.read.");
 
   /** Each option's key → {default, description}, for documentation. */
   public static final Map<String, String[]> DESCRIPTIONS = descriptions();
@@ -85,13 +91,16 @@ public record BatchWriteOptions(
     if (deletesAll) {
       write = write.withPayloadClass(null);
     }
-    for (String flag : new String[] {HIVE_SYNC_ENABLED, META_SYNC_ENABLED}) {
-      if (Boolean.parseBoolean(conf.getOrDefault(flag, "false").trim())) {
-        throw new InvalidTableException("option " + flag + "=true is not supported by Riverbed's Spark writer yet: "
-            + "sync the table after the write with riverbed-hive-sync (docs/HIVE_SYNC.md)");
-      }
-    }
     return new BatchWriteOptions(operation, type, name, deletesAll, parallelism(conf, operation), write, conf);
+  }
+
+  /** Whether the write asks for a metastore sync after its commit ({@value #HIVE_SYNC_ENABLED} or {@value #META_SYNC_ENABLED}). */
+  public boolean metaSyncEnabled() {
+    return flag(HIVE_SYNC_ENABLED) || flag(META_SYNC_ENABLED);
+  }
+
+  private boolean flag(String key) {
+    return Boolean.parseBoolean(raw.getOrDefault(key, "false").trim());
   }
 
   /** The key generator options for a table this write creates (the table's own config decides for an existing one). */
@@ -167,7 +176,6 @@ public record BatchWriteOptions(
     keys.addAll(BaseFileOptions.DESCRIPTIONS.keySet());
     keys.addAll(KeyGeneratorOptions.DESCRIPTIONS.keySet());
     keys.add(WRITE_TABLE_NAME);
-    keys.add(META_SYNC_ENABLED);
     return keys;
   }
 
@@ -188,8 +196,11 @@ public record BatchWriteOptions(
     d.put(INSERT_PARALLELISM, new String[] {"0", "Tasks that write an insert; 0 = the input's partition count."});
     d.put(BULK_INSERT_PARALLELISM, new String[] {"0", "Tasks that write a bulk_insert; 0 = the input's partition count."});
     d.put(DELETE_PARALLELISM, new String[] {"0", "Tasks that write a delete; 0 = the input's partition count."});
-    d.put(HIVE_SYNC_ENABLED, new String[] {"false", "true is refused: Spark writes do not sync Hive yet (run "
-        + "riverbed-hive-sync); the other hoodie.datasource.hive_sync.* options are accepted and ignored."});
+    d.put(HIVE_SYNC_ENABLED, new String[] {"false", "Sync the table to the Hive Metastore after the commit (also "
+        + META_SYNC_ENABLED + "), with the hoodie.datasource.hive_sync.* / hoodie.meta.sync.* options of docs/HIVE_SYNC.md."});
+    d.put(META_SYNC_ENABLED, new String[] {"false", "Run the sync tools of " + META_SYNC_TOOLS + " after the commit."});
+    d.put(META_SYNC_TOOLS, new String[] {HIVE_SYNC_TOOL, "The sync tools " + META_SYNC_ENABLED + " runs; only "
+        + HIVE_SYNC_TOOL + " (Hive Metastore, hms mode) is supported, another is an error before the write."});
     return Collections.unmodifiableMap(d);
   }
 }

@@ -48,16 +48,20 @@ class BatchWriteOptionsTest {
         .hasMessageContaining("'insert_overwrite' is not supported");
     assertThatThrownBy(() -> BatchWriteOptions.fromMap(Map.of("hoodie.datasource.write.table.type", "MOR")))
         .hasMessageContaining("hoodie.datasource.write.table.type='MOR'");
-    assertThatThrownBy(() -> BatchWriteOptions.fromMap(Map.of("hoodie.datasource.hive_sync.enable", "true")))
-        .hasMessageContaining("hoodie.datasource.hive_sync.enable=true");
     assertThatThrownBy(() -> BatchWriteOptions.fromMap(Map.of("hoodie.upsert.shuffle.parallelism", "many")))
         .hasMessageContaining("hoodie.upsert.shuffle.parallelism='many'");
   }
 
   @Test
-  void hiveSyncSettingsAreAcceptedWhileSyncIsOff() {
+  void metaSyncSettingsAreLeftToTheSyncWhichEitherFlagTurnsOn() {
     var o = BatchWriteOptions.fromMap(Map.of("hoodie.datasource.hive_sync.table", "t",
-        "hoodie.datasource.hive_sync.partition_fields", "dt", "hoodie.datasource.write.table.name", "t"));
+        "hoodie.datasource.hive_sync.partition_fields", "dt", "hoodie.meta.sync.decode_partition", "true",
+        "hoodie.meta_sync.spark.version", "3.5.1", "hoodie.datasource.meta_sync.condition.sync", "true",
+        "hoodie.datasource.write.table.name", "t"));
     assertThat(o.tableName()).isEqualTo("t");
+    assertThat(o.metaSyncEnabled()).isFalse();
+    assertThat(BatchWriteOptions.fromMap(Map.of("hoodie.datasource.hive_sync.enable", "true")).metaSyncEnabled()).isTrue();
+    assertThat(BatchWriteOptions.fromMap(Map.of("hoodie.datasource.meta.sync.enable", " TRUE ")).metaSyncEnabled()).isTrue();
+    assertThat(BatchWriteOptions.fromMap(Map.of("hoodie.datasource.hive_sync.enable", "false")).metaSyncEnabled()).isFalse();
   }
 }

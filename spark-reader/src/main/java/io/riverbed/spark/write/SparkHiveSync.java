@@ -1,0 +1,97 @@
+package io.riverbed.spark.write;
+
+import io.riverbed.format.InvalidTableException;
+import io.riverbed.format.TableException;
+import io.riverbed.format.options.SecretOptions;
+import io.riverbed.format.record.KeyGeneratorOptions;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.write.batch.BatchWriteOptions;
+import io.riverbed.hive.HiveSync;
+import io.riverbed.hive.HiveSyncException;
+import io.riverbed.hive.HiveSyncOptions;
+import io.riverbed.hive.MetastoreClient;
+import java.io.UncheckedIOException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The metastore sync of a Spark batch write, as Hudi's Spark writer runs it: with
+ * {@code hoodie.datasource.hive_sync.enable} or {@code hoodie.datasource.meta.sync.enable} the table
+ * is synced to the Hive Metastore ({@code hive-sync}, {@code hms} mode) after the commit, and a failed
+ * sync fails the write while the commit stands (Hudi's {@code HoodieMetaSyncException}). The sync
+ * options are read, and refused by name, before anything is written.
+ */
+final class SparkHiveSync {
+  private static final Logger LOG = LoggerFactory.getLogger(SparkHiveSync.class);
+  /** The Hadoop (hive-site) setting that names the metastore when the sync option does not. */
+  static final String HIVE_METASTORE_URIS = "hive.metastore.uris";
+  private static final List<String> SYNC_PREFIXES = List.of("hoodie.datasource.hive_sync.", "hoodie.meta.sync.",
+      "hoodie.meta_sync.", "hoodie.datasource.meta_sync.", "hoodie.datasource.meta.sync.");
+
+  private final HiveSyncOptions options;
+  private final Configuration conf;
+
+  private SparkHiveSync(HiveSyncOptions options, Configuration conf) {
+    this.options = options;
+    this.conf = conf;
+  }
+
+  /**
+   * The sync {@code write} asks for ({@link BatchWriteOptions#metaSyncEnabled()} is true).
+   *
+   * @param base the table's qualified base path
+   * @param conf the session's Hadoop configuration: metastore client settings, and
+   *     {@value #HIVE_METASTORE_URIS} when the write does not name the metastore
+   * @throws InvalidTableException naming the option when a sync option is not valid or names a
+   *     sync tool other than Hive's
+   */
+  static SparkHiveSync of(BatchWriteOptions write, Path base, Configuration conf, String sparkVersion) {
+    Map<String, String> raw = write.raw();
+    if (!Boolean.parseBoolean(raw.getOrDefault(BatchWriteOptions.HIVE_SYNC_ENABLED, "false").trim())) {
+      String tools = raw.getOrDefault(BatchWriteOptions.META_SYNC_TOOLS, BatchWriteOptions.HIVE_SYNC_TOOL);
+      for (String tool : KeyGeneratorOptions.splitFields(tools)) {
+        if (!tool.equals(BatchWriteOptions.HIVE_SYNC_TOOL)) {
+          throw new InvalidTableException("hudi: option " + BatchWriteOptions.META_SYNC_TOOLS + " names " + tool
+              + "; Riverbed's Spark writer syncs only the Hive Metastore (" + BatchWriteOptions.HIVE_SYNC_TOOL + ")");
+        }
+      }
+    }
+    Map<String, String> sync = new HashMap<>();
+    raw.forEach((k, v) -> {
+      if (SYNC_PREFIXES.stream().anyMatch(k::startsWith)) {
+        sync.put(k, v);
+      }
+    });
+    sync.put(HiveSyncOptions.BASE_PATH, base.toString());
+    String fromConf = conf.getTrimmed(HIVE_METASTORE_URIS, "");
+    if (!sync.containsKey(HiveSyncOptions.METASTORE_URIS) && !fromConf.isEmpty()) {
+      sync.put(HiveSyncOptions.METASTORE_URIS, fromConf);
+    }
+    sync.putIfAbsent(HiveSyncOptions.SPARK_VERSION, sparkVersion);
+    try {
+      return new SparkHiveSync(HiveSyncOptions.fromMap(sync), conf);
+    } catch (HiveSyncException e) {
+      throw new InvalidTableException("hudi: Hive sync of " + base + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Syncs {@code table} after its commit {@code instant}.
+   *
+   * @throws TableException saying the commit stands when the sync fails
+   */
+  void sync(Table table, String instant) {
+    try (MetastoreClient client = MetastoreClient.connect(options.metastoreUris(), conf)) {
+      HiveSync.of(table, options).run(client).forEach(r -> LOG.info("Hive sync of {} after {}: {}", table.basePath(), instant, r));
+    } catch (TableException | UncheckedIOException e) {
+      throw new TableException("hudi: commit " + instant + " of table " + table.basePath() + " is complete, but its Hive "
+          + "sync to " + SecretOptions.redactText(options.metastoreUris()) + " failed: " + e.getMessage()
+          + " (the next write with Hive sync, or riverbed-hive-sync, brings the metastore up to date)", e);
+    }
+  }
+}
