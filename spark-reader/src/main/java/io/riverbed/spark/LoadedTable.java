@@ -57,8 +57,8 @@ public final class LoadedTable {
 
   /**
    * Hudi's {@code TimelineUtils.validateTimestampAsOf} (the instant must precede the first
-   * incomplete commit), and an instant before the table's first completed commit is refused
-   * rather than answered with an empty table.
+   * incomplete commit); a table with no completed commit is refused. An instant before the first
+   * completed commit is answered, as Hudi 0.15 answers it: no rows, the table's schema.
    */
   static void checkTimeTravel(Table table, Timeline active, String asOf) {
     Optional<Instant> firstIncomplete = active.commitsTimeline().pending()
@@ -67,15 +67,9 @@ public final class LoadedTable {
       throw new TableException("hudi: time travel to " + asOf + " in table " + table.basePath()
           + ": the instant must be earlier than the first incomplete commit " + firstIncomplete.get().time());
     }
-    Optional<Instant> first = active.writeTimeline().completed().first();
-    if (first.isEmpty()) {
+    if (active.writeTimeline().completed().first().isEmpty()) {
       throw new TableException("hudi: time travel to " + asOf + " in table " + table.basePath()
           + ": the table has no completed commit");
-    }
-    if (asOf.compareTo(first.get().time()) < 0) {
-      throw new TableException("hudi: time travel to " + asOf + " in table " + table.basePath()
-          + " is outside its timeline: the first completed commit is " + first.get().time()
-          + ", the last " + active.writeTimeline().completed().last().orElseThrow().time());
     }
   }
 

@@ -57,6 +57,13 @@ class HudiDataSourceGoldenTest {
   }
 
   @Test
+  void timeTravelBeforeTheFirstCommitIsEmptyWithTheTableSchema() {
+    Dataset<Row> before = hudi().option("as.of.instant", "2020-01-01").load(GoldenTables.path(MOR));
+    assertThat(before.schema()).isEqualTo(hudi().load(GoldenTables.path(MOR)).schema());
+    assertThat(before.collectAsList()).isEmpty();
+  }
+
+  @Test
   void morIncrementalAfterTheFirstCommitReadsOnlyTheFilesOfLaterCommits() {
     Dataset<Row> df = hudi().option("hoodie.datasource.query.type", "incremental")
         .option("hoodie.datasource.read.begin.instanttime", "20261129140349527").load(GoldenTables.path(MOR));

@@ -57,13 +57,6 @@ class ReadErrorsTest {
   }
 
   @Test
-  void timeTravelBeforeTheFirstCommit() {
-    assertThatThrownBy(() -> spark.read().format("hudi").option("as.of.instant", "2020-01-01").load(GoldenTables.path("mor_small")))
-        .isInstanceOf(TableException.class).hasMessageContaining("outside its timeline")
-        .hasMessageContaining("first completed commit is 20261129140349527");
-  }
-
-  @Test
   void unsupportedOptionValues() {
     assertThatThrownBy(() -> spark.read().format("hudi").option("hoodie.datasource.merge.type", "skip_merge")
         .load(GoldenTables.path("mor_small")))

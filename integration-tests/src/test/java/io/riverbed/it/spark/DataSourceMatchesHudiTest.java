@@ -67,6 +67,22 @@ class DataSourceMatchesHudiTest {
     SparkOracle.canonicalRows(ours).assertSameAs(expected, what + ", Riverbed's DataSource vs Hudi's");
   }
 
+  static Stream<ScenarioTable> hudiWrittenTables() {
+    return Stream.of(Scenarios.morTrips(), Scenarios.cowComposite());
+  }
+
+  /** Hudi 0.15 answers time travel to before a table's first commit with no rows and the table's schema. */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("hudiWrittenTables")
+  void timeTravelBeforeTheFirstCommitIsEmptyWithHudisSchema(ScenarioTable table) {
+    Query beforeFirst = Query.asOf("20000101000000000");
+    Dataset<Row> hudi = RiverbedSource.load(SparkOracle.HUDI_SOURCE, table.path(), beforeFirst);
+    Dataset<Row> ours = RiverbedSource.load(RiverbedSource.CLASS_NAME, table.path(), beforeFirst);
+    assertThat(ours.schema().json()).as("schema: " + table).isEqualTo(withoutMetaFieldMarker(hudi.schema()).json());
+    assertThat(SparkOracle.canonicalRows(hudi).size()).as("Hudi's rows: " + table).isZero();
+    assertThat(SparkOracle.canonicalRows(ours).size()).as("Riverbed's rows: " + table).isZero();
+  }
+
   @Test
   void shortNameRiverbedWorksBesideHudisBundleWhereHudiIsAmbiguous() {
     ScenarioTable t = Scenarios.nestedKey();

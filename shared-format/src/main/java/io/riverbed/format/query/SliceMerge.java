@@ -60,7 +60,12 @@ final class SliceMerge {
     return orderingField;
   }
 
-  /** The split's committed log records merged per key, read into {@code readerSchema}. */
+  /**
+   * The split's committed log records merged per key, read into {@code readerSchema}. An
+   * incremental split's logs are merged whole up to its latest instant, blocks of instants before
+   * its range included, as Hudi 0.15's Spark reader merges them: a key's version from before the
+   * range can win the merge over one written inside it, and the row then falls outside the range.
+   */
   MergedLogRecords scanLogs(Split split, Schema readerSchema) {
     SliceLogScanner.Builder builder = SliceLogScanner.builder(table.fs())
         .readerSchema(readerSchema)
@@ -76,7 +81,6 @@ final class SliceMerge {
     for (LogFile log : split.slice().logFiles()) {
       builder.logFile(log.path(), log.length());
     }
-    split.range().ifPresent(builder::instantRange);
     return builder.build().scan();
   }
 

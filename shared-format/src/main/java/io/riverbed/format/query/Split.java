@@ -6,7 +6,8 @@ import java.util.Optional;
 
 /**
  * One unit of reading: a file slice, the instant its logs are read up to, and for incremental
- * queries the instant range that log blocks and rows must fall into.
+ * queries the instant range its rows must fall into (log blocks are merged whole up to
+ * {@code latestInstant}, as Hudi 0.15 merges them).
  *
  * @param slice the base file and log files to merge (no logs for read-optimized reads)
  * @param latestInstant log blocks after this instant end the scan
