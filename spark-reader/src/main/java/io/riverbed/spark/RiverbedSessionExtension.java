@@ -4,7 +4,9 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
 import org.apache.spark.sql.catalyst.rules.Rule;
+import org.apache.spark.sql.catalyst.parser.ParserInterface;
 import scala.runtime.AbstractFunction1;
+import scala.runtime.AbstractFunction2;
 import scala.runtime.BoxedUnit;
 
 /**
@@ -15,8 +17,16 @@ import scala.runtime.BoxedUnit;
 public final class RiverbedSessionExtension extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
   @Override
   public BoxedUnit apply(SparkSessionExtensions extensions) {
+    extensions.injectParser(new ParserFactory());
     extensions.injectPostHocResolutionRule(new RuleFactory(new HudiRowLevelStatements()));
     return BoxedUnit.UNIT;
+  }
+
+  private static final class ParserFactory extends AbstractFunction2<SparkSession, ParserInterface, ParserInterface> {
+    @Override
+    public ParserInterface apply(SparkSession session, ParserInterface delegate) {
+      return new MergeStarParser(session, delegate);
+    }
   }
 
   private static final class RuleFactory extends AbstractFunction1<SparkSession, Rule<LogicalPlan>> {

@@ -177,6 +177,17 @@ class RowLevelStatementsTest {
   }
 
   @Test
+  void mergeStarsAssignTheDataColumnsFromTheSourceColumnsOfTheirNames() throws Exception {
+    Products t = products(TableType.MERGE_ON_READ, true);
+    spark.createDataFrame(List.of(RowFactory.create("2", "b3", 2.2, 30L, "d1"), RowFactory.create("8", "h", 8.0, 30L, "d2")),
+        PRODUCTS).createOrReplaceTempView("star_source");
+    spark.sql("MERGE INTO " + t.name() + " t USING star_source s ON t.id = s.id"
+        + " WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *");
+    assertThat(t.rows()).containsEntry("2", "b3|2.2|30|d1").containsEntry("8", "h|8.0|30|d2").hasSize(5);
+    assertThat(t.onlyStatementCommit().operationType()).isEqualTo(WriteOperationType.UPSERT);
+  }
+
+  @Test
   void anUpdateKeepsUnassignedColumnsAndAMatchedDeleteYieldsToAnUpdateClauseAsInHudi() throws Exception {
     Products t = products(TableType.COPY_ON_WRITE, true);
     spark.sql("CREATE OR REPLACE TEMP VIEW both_clauses AS SELECT '2' AS id, 20L AS ts");
