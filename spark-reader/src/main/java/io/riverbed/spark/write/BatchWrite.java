@@ -85,7 +85,15 @@ public final class BatchWrite {
    * @return the instant committed; empty when the save mode left an existing table alone
    */
   public static Optional<String> run(SparkSession spark, Dataset<Row> data, Map<String, String> options, SaveMode mode) {
-    return run(spark, data, null, options, mode);
+    return run(spark, data, Input.DATA_FRAME, options, mode);
+  }
+
+  /**
+   * What a write's rows are: a DataFrame's ({@code statement} false: its schema may add columns), or a
+   * SQL statement's changes (written in the table's schema, with an optional delete flag column).
+   */
+  private record Input(boolean statement, Optional<String> deleteFlag) {
+    static final Input DATA_FRAME = new Input(false, Optional.empty());
   }
 
   /**
@@ -99,13 +107,12 @@ public final class BatchWrite {
    */
   public static String writeChanges(SparkSession spark, Dataset<Row> changes, String deleteFlag,
       Map<String, String> options) {
-    return run(spark, changes, deleteFlag == null ? "" : deleteFlag, options, SaveMode.APPEND).orElseThrow();
+    return run(spark, changes, new Input(true, Optional.ofNullable(deleteFlag)), options, SaveMode.APPEND).orElseThrow();
   }
 
-  /** @param deleteFlag null for a DataFrame write; for a statement's changes, the delete flag column or "" for none */
-  private static Optional<String> run(SparkSession spark, Dataset<Row> data, String deleteFlag, Map<String, String> options,
+  private static Optional<String> run(SparkSession spark, Dataset<Row> data, Input input, Map<String, String> options,
       SaveMode mode) {
-    boolean statement = deleteFlag != null;
+    boolean statement = input.statement();
     String path = options.get(PATH);
     if (path == null || path.isBlank()) {
       throw new InvalidTableException("hudi: a write needs the table's base path: save(path)");
@@ -128,7 +135,7 @@ public final class BatchWrite {
       return Optional.empty();
     }
     Dataset<Row> rows = withoutMetaColumns(data);
-    StructType columns = statement && !deleteFlag.isEmpty() ? without(rows.schema(), deleteFlag) : rows.schema();
+    StructType columns = input.deleteFlag().map(flag -> without(rows.schema(), flag)).orElse(rows.schema());
     String writerId = "spark-" + UUID.randomUUID();
     String holder = "Spark application " + spark.sparkContext().applicationId();
     Table table;
@@ -162,7 +169,7 @@ public final class BatchWrite {
     ScheduledExecutorService renewal = renewing(lease, base);
     try {
       Rollback.rollbackFailedWrites(table);
-      int flag = statement && !deleteFlag.isEmpty() ? rows.schema().fieldIndex(deleteFlag) : -1;
+      int flag = input.deleteFlag().map(rows.schema()::fieldIndex).orElse(-1);
       return Optional.of(writeAndCommit(spark, rows, columns, flag, table, writeSchema, write, conf, lease, writerId));
     } finally {
       renewal.shutdownNow();
