@@ -20,9 +20,7 @@ import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.catalyst.TableIdentifier;
-import org.apache.spark.sql.catalyst.parser.ParserInterface;
 import org.apache.spark.sql.hudi.catalog.HoodieCatalog;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
@@ -163,20 +161,17 @@ class HudiClassNamesSparkTest {
   }
 
   @Test
-  void hudisSessionExtensionLoadsAsSparkDoesAndInstallsNothing() throws Exception {
+  void hudisSessionExtensionNameRunsRiverbedsRowLevelStatements() throws Exception {
     assertThat(spark.conf().get("spark.sql.extensions")).isEqualTo(HudiNamedSession.EXTENSION);
-    Object extension = Class.forName(HudiNamedSession.EXTENSION).getConstructor().newInstance();
-    assertThat(extension).isInstanceOf(scala.Function1.class);
+    String path = newTablePath("changed_by_sql");
+    inputDF().write().format("org.apache.hudi").options(hudiOptions("changed_by_sql")).mode(SaveMode.Overwrite).save(path);
+    spark.sql("CREATE TABLE changed_by_sql USING org.apache.hudi LOCATION '" + path + "'");
 
-    SparkSessionExtensions extensions = new SparkSessionExtensions();
-    @SuppressWarnings("unchecked")
-    scala.Function1<SparkSessionExtensions, ?> apply = (scala.Function1<SparkSessionExtensions, ?>) extension;
-    apply.apply(extensions);
-    ParserInterface parser = spark.sessionState().sqlParser();
-    assertThat(extensions.buildParser(spark, parser)).isSameAs(parser);
-    assertThat(extensions.buildResolutionRules(spark).isEmpty()).isTrue();
-    assertThat(extensions.buildOptimizerRules(spark).isEmpty()).isTrue();
-    assertThat(extensions.buildPlannerStrategies(spark).isEmpty()).isTrue();
-    assertThat(extensions.buildCheckRules(spark).isEmpty()).isTrue();
+    spark.sql("UPDATE changed_by_sql SET last_update_time = '2015-01-02T00:00:00Z' WHERE id = '101'");
+    spark.sql("DELETE FROM changed_by_sql WHERE creation_date = '2015-01-02'");
+
+    assertThat(spark.sql("SELECT concat(id, '@', last_update_time) FROM changed_by_sql ORDER BY id").collectAsList())
+        .extracting(r -> r.getString(0)).containsExactly("100@2015-01-01T13:51:39.340396Z", "101@2015-01-02T00:00:00Z",
+            "102@2015-01-01T13:51:40.417052Z", "103@2015-01-01T13:51:40.519832Z");
   }
 }

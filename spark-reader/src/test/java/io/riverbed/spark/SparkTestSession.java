@@ -19,6 +19,7 @@ public final class SparkTestSession {
           .config("spark.sql.session.timeZone", "UTC")
           .config("spark.sql.shuffle.partitions", "4")
           .config("spark.sql.adaptive.enabled", "false")
+          .config("spark.sql.extensions", RiverbedSessionExtension.class.getName())
           .config("spark.sql.warehouse.dir", java.nio.file.Path.of(System.getProperty("java.io.tmpdir"), "spark-warehouse").toString())
           .getOrCreate();
       spark.sparkContext().setLogLevel("WARN");

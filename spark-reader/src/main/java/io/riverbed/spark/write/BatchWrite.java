@@ -86,6 +86,34 @@ public final class BatchWrite {
    * @return the instant committed; empty when the save mode left an existing table alone
    */
   public static Optional<String> run(SparkSession spark, Dataset<Row> data, Map<String, String> options, SaveMode mode) {
+    return run(spark, data, Input.DATA_FRAME, options, mode);
+  }
+
+  /**
+   * What a write's rows are: a DataFrame's ({@code statement} false: its schema may add columns), or a
+   * SQL statement's changes (written in the table's schema, with an optional delete flag column).
+   */
+  private record Input(boolean statement, Optional<String> deleteFlag) {
+    static final Input DATA_FRAME = new Input(false, Optional.empty());
+  }
+
+  /**
+   * Writes the changes a SQL statement computed into the existing table {@code options} name, in one
+   * instant of the operation the options give: each row an upsert of its key, or, where the boolean
+   * column {@code deleteFlag} is true, a delete of it. Rows are written in the table's current schema
+   * (a statement changes values, never columns), so every table column must be there.
+   *
+   * @param deleteFlag the column that marks deletes (not written), null when no row is a delete by flag
+   * @return the instant committed
+   */
+  public static String writeChanges(SparkSession spark, Dataset<Row> changes, String deleteFlag,
+      Map<String, String> options) {
+    return run(spark, changes, new Input(true, Optional.ofNullable(deleteFlag)), options, SaveMode.APPEND).orElseThrow();
+  }
+
+  private static Optional<String> run(SparkSession spark, Dataset<Row> data, Input input, Map<String, String> options,
+      SaveMode mode) {
+    boolean statement = input.statement();
     String path = options.get(PATH);
     if (path == null || path.isBlank()) {
       throw new InvalidTableException("hudi: a write needs the table's base path: save(path)");
@@ -110,6 +138,7 @@ public final class BatchWrite {
       return Optional.empty();
     }
     Dataset<Row> rows = withoutMetaColumns(data);
+    StructType columns = input.deleteFlag().map(flag -> without(rows.schema(), flag)).orElse(rows.schema());
     String writerId = "spark-" + UUID.randomUUID();
     String holder = "Spark application " + spark.sparkContext().applicationId();
     Table table;
@@ -118,10 +147,12 @@ public final class BatchWrite {
       table = Table.open(fs, base);
       requireSameTable(table, write);
       Optional<Schema> current = TableSchemaResolver.resolve(table, table.refreshTimeline());
-      Schema incoming = SparkAvroSchema.toAvro(rows.schema(), TableSchemas.recordName(table.name()),
+      Schema incoming = SparkAvroSchema.toAvro(columns, TableSchemas.recordName(table.name()),
           TableSchemas.namespace(table.name()));
-      writeSchema = write.deletes() && current.isPresent() ? TableSchemas.removeMetaFields(current.get())
+      writeSchema = (write.deletes() || statement) && current.isPresent() ? TableSchemas.removeMetaFields(current.get())
           : SchemaEvolution.writeSchema(current, incoming, table.name());
+    } else if (statement) {
+      throw new InvalidTableException("hudi: no table at " + base + " for the statement to change");
     } else {
       String name = Optional.ofNullable(write.tableName()).orElseThrow(() -> new InvalidTableException(
           "hudi: option " + BatchWriteOptions.TABLE_NAME + " is required to create the table at " + base));
@@ -142,7 +173,8 @@ public final class BatchWrite {
     String instant;
     try {
       Rollback.rollbackFailedWrites(table);
-      instant = writeAndCommit(spark, rows, table, writeSchema, write, conf, lease, writerId);
+      int flag = input.deleteFlag().map(rows.schema()::fieldIndex).orElse(-1);
+      instant = writeAndCommit(spark, rows, columns, flag, table, writeSchema, write, conf, lease, writerId);
     } finally {
       renewal.shutdownNow();
       lease.release();
@@ -178,8 +210,8 @@ public final class BatchWrite {
     }
   }
 
-  private static String writeAndCommit(SparkSession spark, Dataset<Row> rows, Table table, Schema writeSchema,
-      BatchWriteOptions write, Configuration conf, WriterLease lease, String writerId) {
+  private static String writeAndCommit(SparkSession spark, Dataset<Row> rows, StructType columns, int deleteFlag,
+      Table table, Schema writeSchema, BatchWriteOptions write, Configuration conf, WriterLease lease, String writerId) {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     Broadcast<SerializableConfiguration> shippedConf = jsc.broadcast(new SerializableConfiguration(conf));
     JavaRDD<org.apache.spark.sql.catalyst.InternalRow> input = rows.queryExecution().toRdd().toJavaRDD();
@@ -187,10 +219,10 @@ public final class BatchWrite {
     String orderingField = write.write().precombineField() != null ? write.write().precombineField()
         : table.config().precombineField().orElse(null);
     Schema rowSchema = write.deletes()
-        ? SparkAvroSchema.toAvro(rows.schema(), writeSchema.getName(), writeSchema.getNamespace()) : writeSchema;
+        ? SparkAvroSchema.toAvro(columns, writeSchema.getName(), writeSchema.getNamespace()) : writeSchema;
     JavaPairRDD<String, EncodedChange> changes = input
         .mapPartitionsWithIndex(new ChangeEncoder(rows.schema(), rowSchema, table.config().properties(),
-            orderingField, write.deletes()), false)
+            orderingField, write.deletes(), deleteFlag), false)
         .mapToPair(c -> new Tuple2<>(changeKey(c.partitionPath(), c.recordKey()), c))
         .reduceByKey(EncodedChange::precombine, tasks);
     JavaRDD<TaskWrite.Routed> routed = write.looksUpKeys()
@@ -254,6 +286,11 @@ public final class BatchWrite {
     Column[] kept = Arrays.stream(data.columns()).filter(c -> !MetaFields.ALL.contains(c)
         && !MetaFields.OPERATION.equals(c)).map(data::col).toArray(Column[]::new);
     return kept.length == data.columns().length ? data : data.select(kept);
+  }
+
+  private static StructType without(StructType type, String column) {
+    return new StructType(Arrays.stream(type.fields()).filter(f -> !f.name().equals(column))
+        .toArray(org.apache.spark.sql.types.StructField[]::new));
   }
 
   private static void requireNotInsideTable(FileSystem fs, Path base) {

@@ -15,7 +15,8 @@ import org.apache.spark.sql.types.StructType;
 /**
  * Turns one Spark partition of rows into encoded changes, on an executor: each row converted to
  * an Avro record of the write schema, keyed by the table's key generator, its ordering value read,
- * a delete when the write deletes or {@code _hoodie_is_deleted} is true, and numbered by its
+ * a delete when the write deletes, {@code _hoodie_is_deleted} is true or the row's delete flag column
+ * (a SQL statement's changes) is true, and numbered by its
  * position (partition index, row index) so that ties between changes of one key go to the later.
  */
 final class ChangeEncoder implements Function2<Integer, Iterator<InternalRow>, Iterator<EncodedChange>> {
@@ -26,20 +27,23 @@ final class ChangeEncoder implements Function2<Integer, Iterator<InternalRow>, I
   private final Map<String, String> keyProperties;
   private final String orderingField;
   private final boolean deletes;
+  private final int deleteFlag;
 
   /**
    * @param schema the schema records are converted to (the write schema; for deletes, the rows' own)
    * @param keyProperties the table's key generator settings ({@code hoodie.properties})
    * @param orderingField null when the table has none
    * @param deletes every row is a delete of its key
+   * @param deleteFlag the ordinal of the boolean column that marks a row as a delete of its key, -1 for none
    */
   ChangeEncoder(StructType rowType, Schema schema, Map<String, String> keyProperties, String orderingField,
-      boolean deletes) {
+      boolean deletes, int deleteFlag) {
     this.rowType = rowType;
     this.schemaJson = schema.toString();
     this.keyProperties = Map.copyOf(keyProperties);
     this.orderingField = orderingField;
     this.deletes = deletes;
+    this.deleteFlag = deleteFlag;
   }
 
   @Override
@@ -60,9 +64,10 @@ final class ChangeEncoder implements Function2<Integer, Iterator<InternalRow>, I
 
       @Override
       public EncodedChange next() {
-        GenericRecord record = toAvro.convert(rows.next());
+        InternalRow row = rows.next();
+        GenericRecord record = toAvro.convert(row);
         WriteRecord change;
-        if (deletes) {
+        if (deletes || deleteFlag >= 0 && !row.isNullAt(deleteFlag) && row.getBoolean(deleteFlag)) {
           KeyGenerator.Key key = keys.key(record);
           change = WriteRecord.delete(key.recordKey(), key.partitionPath(), null);
         } else {

@@ -1,19 +1,21 @@
 package org.apache.spark.sql.hudi;
 
+import io.riverbed.spark.RiverbedSessionExtension;
 import org.apache.spark.sql.SparkSessionExtensions;
 import scala.runtime.AbstractFunction1;
 import scala.runtime.BoxedUnit;
 
 /**
- * Accepts Apache Hudi's {@code spark.sql.extensions=org.apache.spark.sql.hudi.HoodieSparkSessionExtension}
- * so sessions configured for Hudi start unchanged with Riverbed. It installs nothing: Riverbed needs
- * no parser, analyzer or planner rules (its tables resolve through the DataSource and the session
- * catalog, {@code HoodieCatalog}), so Hudi's SQL extensions ({@code CALL} procedures, Hudi-specific
- * statements) are not available, and Spark's own SQL is left exactly as it is.
+ * Apache Hudi's {@code spark.sql.extensions=org.apache.spark.sql.hudi.HoodieSparkSessionExtension},
+ * so sessions configured for Hudi start unchanged with Riverbed: it installs Riverbed's extension
+ * ({@link RiverbedSessionExtension}: {@code UPDATE}, {@code DELETE FROM}, {@code MERGE INTO}).
+ * Hudi's {@code CALL} procedures and other Hudi-only statements are not there.
  */
 public class HoodieSparkSessionExtension extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
+  private final RiverbedSessionExtension riverbed = new RiverbedSessionExtension();
+
   @Override
   public BoxedUnit apply(SparkSessionExtensions extensions) {
-    return BoxedUnit.UNIT;
+    return riverbed.apply(extensions);
   }
 }
