@@ -19,16 +19,21 @@ public final class FlinkTables {
 
   /** The file system of the table path; {@code hadoop.*} options go to the Hadoop configuration. */
   public static FileSystem fileSystem(FlinkWriteOptions options) {
+    return fileSystem(options.path(), options.raw());
+  }
+
+  /** The file system of {@code path}; {@code hadoop.*} entries of {@code options} go to the Hadoop configuration. */
+  public static FileSystem fileSystem(String path, java.util.Map<String, String> options) {
     Configuration conf = new Configuration();
-    options.raw().forEach((k, v) -> {
+    options.forEach((k, v) -> {
       if (k.startsWith(HADOOP_PREFIX)) {
         conf.set(k.substring(HADOOP_PREFIX.length()), v);
       }
     });
     try {
-      return new Path(options.path()).getFileSystem(conf);
+      return new Path(path).getFileSystem(conf);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot get the file system of " + options.path(), e);
+      throw new UncheckedIOException("cannot get the file system of " + path, e);
     }
   }
 

@@ -5,8 +5,8 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
 /**
- * The Flink SQL options of the {@code hudi} connector that the factory reads itself (keys from
- * {@link FlinkWriteOptions}, Hudi's names, HUDI_TABLE_V6.md §8.5). Every other option of the table is passed on to the writer
+ * The Flink SQL options of the {@code hudi} connector that the factory reads itself, for its sink
+ * and its source (keys from {@link FlinkWriteOptions}, Hudi's names, HUDI_TABLE_V6.md §8.5). Every other option of the table is passed on to the writer
  * unchanged, so any write option the writer knows can be set in {@code WITH (...)}.
  */
 public final class HudiConnectorOptions {
@@ -51,6 +51,29 @@ public final class HudiConnectorOptions {
   public static final ConfigOption<Integer> WRITE_TASKS = ConfigOptions.key(FlinkWriteOptions.WRITE_TASKS)
       .intType().noDefaultValue()
       .withDescription("Parallelism of the write tasks; defaults to the job's parallelism.");
+
+  public static final ConfigOption<String> QUERY_TYPE = ConfigOptions.key("hoodie.datasource.query.type")
+      .stringType().defaultValue("snapshot")
+      .withFallbackKeys("query.type")
+      .withDescription("What a SELECT reads: snapshot (base files merged with logs), read_optimized (base files only) "
+          + "or incremental (the changes of the commits from read.start-commit to read.end-commit).");
+
+  public static final ConfigOption<String> READ_START_COMMIT = ConfigOptions.key("read.start-commit")
+      .stringType().noDefaultValue()
+      .withDescription("Incremental queries: the first commit read (inclusive), as yyyyMMddHHmmss[SSS], or 'earliest'.");
+
+  public static final ConfigOption<String> READ_END_COMMIT = ConfigOptions.key("read.end-commit")
+      .stringType().noDefaultValue()
+      .withDescription("Incremental queries: the last commit read (inclusive; default the latest). Snapshot and "
+          + "read_optimized queries: time travel, the table as of this instant.");
+
+  public static final ConfigOption<Integer> READ_TASKS = ConfigOptions.key("read.tasks")
+      .intType().defaultValue(4)
+      .withDescription("Parallelism of the source's read tasks.");
+
+  public static final ConfigOption<Boolean> READ_STREAMING_ENABLED = ConfigOptions.key("read.streaming.enabled")
+      .booleanType().defaultValue(false)
+      .withDescription("Streaming read. Not supported yet: a SELECT with it set to true is refused.");
 
   /** Table types the writer accepts, as spelled in options. */
   public static final java.util.List<String> TABLE_TYPES = java.util.List.of("COPY_ON_WRITE", "MERGE_ON_READ");

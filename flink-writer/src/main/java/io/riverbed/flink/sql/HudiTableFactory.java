@@ -1,6 +1,9 @@
 package io.riverbed.flink.sql;
 
 import io.riverbed.flink.job.TableSinkBuilder;
+import io.riverbed.flink.read.HudiTableSource;
+import io.riverbed.flink.read.ReadQuery;
+import io.riverbed.flink.read.TableToRead;
 import io.riverbed.flink.sink.FlinkWriteOptions;
 import java.util.HashMap;
 import java.util.List;
@@ -13,18 +16,22 @@ import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * The {@code 'connector' = 'hudi'} table factory (sink side). It resolves the options the way
+ * The {@code 'connector' = 'hudi'} table factory. Its source is the batch {@link HudiTableSource}
+ * (snapshot, read-optimized, incremental and time-travel reads with Hudi's Flink read options).
+ * For its sink it resolves the options the way
  * Hudi's {@code HoodieTableFactory} does: {@code PRIMARY KEY} sets the record key,
  * {@code PARTITIONED BY} the partition fields, the table name defaults to the SQL table's name,
  * and the default ordering field {@code ts} is dropped ({@code no_precombine}) when the table has
  * no such column. Options it does not read are passed on to the writer unchanged.
  */
-public class HudiTableFactory implements DynamicTableSinkFactory {
+public class HudiTableFactory implements DynamicTableSinkFactory, DynamicTableSourceFactory {
   public static final String IDENTIFIER = "hudi";
 
   private final TableSinkBuilder writer;
@@ -52,7 +59,32 @@ public class HudiTableFactory implements DynamicTableSinkFactory {
   public Set<ConfigOption<?>> optionalOptions() {
     return Set.of(HudiConnectorOptions.TABLE_NAME, HudiConnectorOptions.TABLE_TYPE, HudiConnectorOptions.RECORD_KEY_FIELD,
         HudiConnectorOptions.PARTITION_PATH_FIELD, HudiConnectorOptions.PRECOMBINE_FIELD, HudiConnectorOptions.OPERATION,
-        HudiConnectorOptions.HIVE_STYLE_PARTITIONING, HudiConnectorOptions.WRITE_TASKS);
+        HudiConnectorOptions.HIVE_STYLE_PARTITIONING, HudiConnectorOptions.WRITE_TASKS, HudiConnectorOptions.QUERY_TYPE,
+        HudiConnectorOptions.READ_START_COMMIT, HudiConnectorOptions.READ_END_COMMIT, HudiConnectorOptions.READ_TASKS,
+        HudiConnectorOptions.READ_STREAMING_ENABLED);
+  }
+
+  @Override
+  public DynamicTableSource createDynamicTableSource(Context context) {
+    ResolvedCatalogTable table = context.getCatalogTable();
+    String name = context.getObjectIdentifier().asSummaryString();
+    Map<String, String> options = new HashMap<>(table.getOptions());
+    options.remove(FactoryUtil.CONNECTOR.key());
+    Configuration conf = Configuration.fromMap(options);
+    String path = conf.get(HudiConnectorOptions.PATH);
+    if (path == null || path.isBlank()) {
+      throw new ValidationException("Table " + name + ": option 'path' (the table's base path) is required for 'connector' = 'hudi'");
+    }
+    int tasks = conf.get(HudiConnectorOptions.READ_TASKS);
+    if (tasks < 1) {
+      throw new ValidationException("Table " + name + ": option '" + HudiConnectorOptions.READ_TASKS.key() + "' must be at least 1, got "
+          + tasks);
+    }
+    RowType rowType = (RowType) table.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
+    ReadQuery query = ReadQuery.fromOptions(conf);
+    TableToRead source = new TableToRead(path, options);
+    source.open();
+    return new HudiTableSource(source, query, rowType, table.getPartitionKeys(), tasks, name);
   }
 
   @Override

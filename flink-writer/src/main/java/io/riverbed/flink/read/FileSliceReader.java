@@ -1,0 +1,167 @@
+package io.riverbed.flink.read;
+
+import io.riverbed.format.base.CloseableIterator;
+import io.riverbed.format.query.QueryPlan;
+import io.riverbed.format.query.ReadSettings;
+import io.riverbed.format.query.SplitReader;
+import io.riverbed.format.table.Table;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.flink.api.connector.source.ReaderOutput;
+import org.apache.flink.api.connector.source.SourceReader;
+import org.apache.flink.api.connector.source.SourceReaderContext;
+import org.apache.flink.core.io.InputStatus;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Reads the file slices assigned to one source subtask, one after the other, with the core's
+ * {@link SplitReader} (base and log records merged, incremental ranges applied), and turns the
+ * records into rows of the produced row type. It asks the enumerator for the next slice when it
+ * has none left. Its checkpointed state is the slice being read with the count of rows emitted
+ * from it, and the slices not yet opened; a restored reader skips the emitted rows.
+ */
+final class FileSliceReader implements SourceReader<RowData, FileSliceSplit> {
+  private final SourceReaderContext context;
+  private final TableToRead source;
+  private final RowType rowType;
+  private final long limit;
+  private final Deque<FileSliceSplit> queued = new ArrayDeque<>();
+  private final Map<String, SplitReader> splitReaders = new HashMap<>();
+  private CompletableFuture<Void> available = new CompletableFuture<>();
+  private Table table;
+  private FileSliceSplit current;
+  private CloseableIterator<GenericRecord> records;
+  private final Map<Schema, AvroToRowData> converters = new IdentityHashMap<>();
+  private long emittedFromCurrent;
+  private long emitted;
+  private boolean noMoreSplits;
+  private boolean awaitingSplit;
+
+  /** @param limit rows this reader emits at most (a pushed-down LIMIT), or {@code Long.MAX_VALUE} */
+  FileSliceReader(SourceReaderContext context, TableToRead source, RowType rowType, long limit) {
+    this.context = context;
+    this.source = source;
+    this.rowType = rowType;
+    this.limit = limit;
+  }
+
+  @Override
+  public void start() {
+    requestSplit();
+  }
+
+  @Override
+  public InputStatus pollNext(ReaderOutput<RowData> output) throws Exception {
+    while (true) {
+      if (emitted >= limit) {
+        closeCurrent();
+        return InputStatus.END_OF_INPUT;
+      }
+      if (records != null && records.hasNext()) {
+        GenericRecord record = records.next();
+        output.collect(converters.computeIfAbsent(record.getSchema(), s -> AvroToRowData.of(rowType, s)).convert(record));
+        emittedFromCurrent++;
+        emitted++;
+        return InputStatus.MORE_AVAILABLE;
+      }
+      if (records != null) {
+        closeCurrent();
+      }
+      FileSliceSplit next = queued.poll();
+      if (next != null) {
+        open(next);
+        continue;
+      }
+      if (noMoreSplits) {
+        return InputStatus.END_OF_INPUT;
+      }
+      requestSplit();
+      return InputStatus.NOTHING_AVAILABLE;
+    }
+  }
+
+  private void open(FileSliceSplit split) {
+    if (table == null) {
+      table = source.open();
+    }
+    SplitReader reader = splitReaders.computeIfAbsent(split.plan().schemaJson() + split.plan().instants(), k -> {
+      QueryPlan plan = split.plan().rebuild(table);
+      return SplitReader.of(plan, ReadSettings.fromOptions(source.options()));
+    });
+    Schema projection = Projections.of(reader.tableSchema(), rowType.getFieldNames());
+    current = split;
+    records = reader.read(split.split(), java.util.Optional.of(projection));
+    emittedFromCurrent = 0;
+    while (emittedFromCurrent < split.emittedRows() && records.hasNext()) {
+      records.next();
+      emittedFromCurrent++;
+    }
+  }
+
+  private void closeCurrent() {
+    if (records != null) {
+      records.close();
+    }
+    records = null;
+    current = null;
+  }
+
+  private void requestSplit() {
+    if (!awaitingSplit && !noMoreSplits) {
+      awaitingSplit = true;
+      context.sendSplitRequest();
+    }
+  }
+
+  @Override
+  public List<FileSliceSplit> snapshotState(long checkpointId) {
+    List<FileSliceSplit> state = new ArrayList<>();
+    if (current != null) {
+      state.add(current.withEmittedRows(emittedFromCurrent));
+    }
+    state.addAll(queued);
+    return state;
+  }
+
+  @Override
+  public CompletableFuture<Void> isAvailable() {
+    if (records != null || !queued.isEmpty() || noMoreSplits) {
+      return CompletableFuture.completedFuture(null);
+    }
+    if (available.isDone()) {
+      available = new CompletableFuture<>();
+    }
+    return available;
+  }
+
+  @Override
+  public void addSplits(List<FileSliceSplit> splits) {
+    queued.addAll(splits);
+    awaitingSplit = false;
+    signalAvailable();
+  }
+
+  @Override
+  public void notifyNoMoreSplits() {
+    noMoreSplits = true;
+    signalAvailable();
+  }
+
+  private void signalAvailable() {
+    available.complete(null);
+  }
+
+  @Override
+  public void close() {
+    closeCurrent();
+  }
+}
