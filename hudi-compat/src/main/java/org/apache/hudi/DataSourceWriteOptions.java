@@ -11,13 +11,16 @@ import org.apache.hudi.sync.common.HoodieSyncConfig;
  * Apache Hudi's DataFrame write option names ({@code DataSourceWriteOptions.OPERATION.key()}, the
  * legacy {@code OPERATION_OPT_KEY} / {@code UPSERT_OPERATION_OPT_VAL} strings, ...) with Hudi 0.15's
  * keys, values and defaults, for the options and values Riverbed's Spark writer reads or accepts.
- * Operations it does not support (insert_overwrite, delete_partition, bootstrap) have no constant here.
+ * Operations it does not support (bootstrap) have no constant here.
  */
 public final class DataSourceWriteOptions {
   public static final String BULK_INSERT_OPERATION_OPT_VAL = "bulk_insert";
   public static final String INSERT_OPERATION_OPT_VAL = "insert";
   public static final String UPSERT_OPERATION_OPT_VAL = "upsert";
   public static final String DELETE_OPERATION_OPT_VAL = "delete";
+  public static final String INSERT_OVERWRITE_OPERATION_OPT_VAL = "insert_overwrite";
+  public static final String INSERT_OVERWRITE_TABLE_OPERATION_OPT_VAL = "insert_overwrite_table";
+  public static final String DELETE_PARTITION_OPERATION_OPT_VAL = "delete_partition";
   public static final ConfigProperty<String> OPERATION = ConfigProperty
       .key(BatchWriteOptions.OPERATION).defaultValue(UPSERT_OPERATION_OPT_VAL);
 
@@ -25,6 +28,9 @@ public final class DataSourceWriteOptions {
   public static final String MOR_TABLE_TYPE_OPT_VAL = "MERGE_ON_READ";
   public static final ConfigProperty<String> TABLE_TYPE = ConfigProperty
       .key(BatchWriteOptions.TABLE_TYPE).defaultValue(COW_TABLE_TYPE_OPT_VAL);
+
+  public static final ConfigProperty<String> PARTITIONS_TO_DELETE = ConfigProperty
+      .key(BatchWriteOptions.PARTITIONS_TO_DELETE).noDefaultValue();
 
   public static final ConfigProperty<String> TABLE_NAME = ConfigProperty
       .key(BatchWriteOptions.WRITE_TABLE_NAME).noDefaultValue();

@@ -21,7 +21,9 @@ import java.util.Optional;
  *       the oldest pending write (a pending compaction, an inflight write; the pending instant
  *       itself when no completed commit precedes it), on MERGE_ON_READ the last compaction and the
  *       delta commits since while they are fewer than the compaction trigger, the first replacecommit
- *       whose replaced files the last clean may not have deleted yet, and the last clean's
+ *       whose replaced files the last clean may not have deleted yet (at or after its earliest
+ *       retained commit, or after the clean itself when it had none, as KEEP_LATEST_FILE_VERSIONS
+ *       cleans every replaced group; every replacecommit before any clean), and the last clean's
  *       earliest retained commit (Riverbed: its incremental cleaning and time-travel checks read
  *       the commits from there on), and (Riverbed) the first commit the oldest live registered
  *       consumer's next read returns ({@link io.riverbed.format.consumer.ConsumerPin}): an
@@ -45,6 +47,7 @@ final class ArchivePlanner {
    */
   static List<Instant> plan(Timeline active, TableType type, ArchiveOptions options,
       Optional<String> earliestRetainedByClean, Optional<String> neededByConsumer) {
+    Optional<String> lastClean = active.ofAction(Action.CLEAN).completed().last().map(Instant::time);
     List<Instant> chosen = new ArrayList<>();
     for (Action action : List.of(Action.CLEAN, Action.ROLLBACK)) {
       List<Instant> done = active.ofAction(action).completed().instants();
@@ -52,13 +55,13 @@ final class ArchivePlanner {
         chosen.addAll(done.subList(0, done.size() - options.minCommitsToKeep()));
       }
     }
-    chosen.addAll(commitsToArchive(active, type, options, earliestRetainedByClean, neededByConsumer));
+    chosen.addAll(commitsToArchive(active, type, options, earliestRetainedByClean, lastClean, neededByConsumer));
     chosen.sort(Comparator.naturalOrder());
     return List.copyOf(chosen);
   }
 
   private static List<Instant> commitsToArchive(Timeline active, TableType type, ArchiveOptions options,
-      Optional<String> earliestRetainedByClean, Optional<String> neededByConsumer) {
+      Optional<String> earliestRetainedByClean, Optional<String> lastClean, Optional<String> neededByConsumer) {
     List<Instant> commits = active.commitsTimeline().completed().instants();
     if (commits.size() <= options.maxCommitsToKeep()) {
       return List.of();
@@ -67,7 +70,7 @@ final class ArchivePlanner {
         active.ofAction(Action.SAVEPOINT).completed().first().map(Instant::time),
         oldestCommitToRetainForPendingWrites(active, commits),
         type == TableType.MERGE_ON_READ ? oldestToRetainForCompaction(active, options) : Optional.empty(),
-        oldestReplaceToRetain(active, earliestRetainedByClean),
+        oldestReplaceToRetain(active, earliestRetainedByClean.filter(t -> !t.isEmpty()).or(() -> lastClean)),
         earliestRetainedByClean.filter(t -> !t.isEmpty()),
         neededByConsumer));
     int limit = commits.size() - options.minCommitsToKeep();
@@ -109,13 +112,15 @@ final class ArchivePlanner {
   }
 
   /**
-   * The first replacecommit whose replaced file groups may still be on storage: at or after the last
-   * clean's earliest retained commit, or any replacecommit when no clean has run. The file system
-   * view learns which groups are replaced only from these instants.
+   * The first replacecommit whose replaced file groups may still be on storage: at or after
+   * {@code lowerBound} (Hudi's {@code getOldestInstantToRetainForClustering}: the last clean's
+   * earliest retained commit, or the clean's own time when it retained none), or any replacecommit
+   * when no clean has run. The file system view learns which groups are replaced only from these
+   * instants.
    */
-  private static Optional<String> oldestReplaceToRetain(Timeline active, Optional<String> earliestRetainedByClean) {
+  private static Optional<String> oldestReplaceToRetain(Timeline active, Optional<String> lowerBound) {
     return active.ofAction(Action.REPLACE_COMMIT).instants().stream().map(Instant::time)
-        .filter(t -> earliestRetainedByClean.map(e -> e.isEmpty() || t.compareTo(e) >= 0).orElse(true))
+        .filter(t -> lowerBound.map(b -> t.compareTo(b) >= 0).orElse(true))
         .findFirst();
   }
 

@@ -53,7 +53,13 @@ import org.slf4j.LoggerFactory;
  *       clean's earliest retained instant, whose older files may be gone); under
  *       KEEP_LATEST_FILE_VERSIONS the slices that read needs are kept the same way;
  *   <li>file groups replaced before the earliest instant to retain (any replaced group, for
- *       KEEP_LATEST_FILE_VERSIONS) are deleted whole.
+ *       KEEP_LATEST_FILE_VERSIONS) are deleted whole;
+ *   <li>a partition whose file groups are all replaced, none at or after the earliest instant to
+ *       retain, goes with its folder ({@code partitionsToBeDeleted}: what a delete_partition or an
+ *       overwrite that left it empty leaves behind). Riverbed: only when the plan deletes every file
+ *       in it (nothing savepointed or held for a consumer) and it has a replaced file group (Hudi
+ *       also deletes partitions without any file group), never the base path of a non-partitioned
+ *       table.
  * </ul>
  */
 final class CleanPlanner {
@@ -87,6 +93,7 @@ final class CleanPlanner {
     Set<String> savepointedFiles = savepointedFiles(savepoints);
     List<String> partitions = partitionsToClean(earliest, savepoints);
     Map<String, List<CleanFileInfo>> files = new LinkedHashMap<>();
+    List<String> partitionsToDelete = new ArrayList<>();
     if (!partitions.isEmpty()) {
       FileSystemView view = FileSystemViewLoader.load(table, timeline, partitions);
       Map<FileGroupId, String> compacting = pendingCompactionBases();
@@ -100,6 +107,9 @@ final class CleanPlanner {
             : selection.keepingLatestCommits(inPartition, earliest.orElseThrow());
         if (!deletes.isEmpty()) {
           files.put(partition, deletes);
+          if (!partition.isEmpty() && selection.leavesNothing(inPartition, deletes, earliest)) {
+            partitionsToDelete.add(partition);
+          }
         }
       }
       if (selection.keptForConsumer > 0) {
@@ -111,7 +121,7 @@ final class CleanPlanner {
         : Map.of(CleanerPlan.SAVEPOINTED_TIMESTAMPS, String.join(",", savepoints));
     String lastCompleted = timeline.commitsTimeline().completed().last().map(Instant::time).orElse("");
     return CleanerPlan.of(earliest.map(ActionInstant::of).orElse(null), lastCompleted, options.policy().name(), files,
-        extra);
+        partitionsToDelete, extra);
   }
 
   /**
@@ -305,6 +315,24 @@ final class CleanPlanner {
         }
       }
       return out;
+    }
+
+    /**
+     * True if {@code deletes} empties a partition of {@code groups}: every group is replaced, none at
+     * or after {@code earliest} (commit-based policies), and every file of every slice is deleted.
+     */
+    boolean leavesNothing(List<FileGroup> groups, List<CleanFileInfo> deletes, Optional<Instant> earliest) {
+      long files = 0;
+      for (FileGroup group : groups) {
+        Optional<String> replaced = view.replaceInstant(group.id());
+        if (replaced.isEmpty() || earliest.filter(e -> replaced.get().compareTo(e.time()) >= 0).isPresent()) {
+          return false;
+        }
+        for (FileSlice slice : group.slices()) {
+          files += filesOf(slice).size();
+        }
+      }
+      return !groups.isEmpty() && files == deletes.size();
     }
 
     List<CleanFileInfo> keepingLatestVersions(List<FileGroup> groups, int versions) {

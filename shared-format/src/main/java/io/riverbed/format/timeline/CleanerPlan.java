@@ -50,8 +50,15 @@ public record CleanerPlan(
   /** A version-2 plan. */
   public static CleanerPlan of(ActionInstant earliestInstantToRetain, String lastCompletedCommitTimestamp,
       String policy, Map<String, List<CleanFileInfo>> filesPerPartition, Map<String, String> extraMetadata) {
+    return of(earliestInstantToRetain, lastCompletedCommitTimestamp, policy, filesPerPartition, List.of(), extraMetadata);
+  }
+
+  /** A plan of the latest version that also deletes the folders of {@code partitionsToBeDeleted}. */
+  public static CleanerPlan of(ActionInstant earliestInstantToRetain, String lastCompletedCommitTimestamp,
+      String policy, Map<String, List<CleanFileInfo>> filesPerPartition, List<String> partitionsToBeDeleted,
+      Map<String, String> extraMetadata) {
     return new CleanerPlan(earliestInstantToRetain, lastCompletedCommitTimestamp, policy, Map.of(), LATEST_VERSION,
-        filesPerPartition, List.of(), extraMetadata);
+        filesPerPartition, partitionsToBeDeleted, extraMetadata);
   }
 
   /**

@@ -204,6 +204,23 @@ class ArchiveTest {
   }
 
   @Test
+  void aReplaceCommitBeforeAFileVersionsCleanIsArchivedAsInHudi() throws Exception {
+    var t = rounds(CleanTestTable.create(dir, TableType.COPY_ON_WRITE), 1, 2);
+    String replace = t.insertOverwrite(CleanTestTable.PARTITIONS.get(0), 3);
+    rounds(t, 4, 9);
+    Cleaner.of(t.table).options(CleanOptions.fromMap(Map.of(CleanOptions.POLICY, "KEEP_LATEST_FILE_VERSIONS",
+        CleanOptions.FILE_VERSIONS_RETAINED, "1"))).execute();
+    var snapshot = t.snapshot();
+
+    ArchiveResult result = archiver(t).options(keep(2, 4)).execute();
+
+    assertThat(result.archived()).as("the clean deleted every replaced group: nothing holds the replacecommit")
+        .anySatisfy(i -> assertThat(i.time()).isEqualTo(replace));
+    assertThat(completedCommits(t)).containsExactlyElementsOf(t.writes().subList(7, 9));
+    assertThat(t.snapshot()).isEqualTo(snapshot);
+  }
+
+  @Test
   void aTableWithinItsBoundsArchivesNothing() throws Exception {
     var t = rounds(CleanTestTable.create(dir, TableType.COPY_ON_WRITE), 1, 1);
     assertThat(archiver(t).options(keep(1, 2)).execute()).satisfies(r -> {

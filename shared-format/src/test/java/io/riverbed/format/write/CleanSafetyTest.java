@@ -221,6 +221,50 @@ class CleanSafetyTest {
   }
 
   @Test
+  void aDeletedPartitionGoesWithItsFolderOnceItsReplaceIsOlderThanTheEarliestRetained() throws Exception {
+    var t = CleanTestTable.create(dir, TableType.COPY_ON_WRITE);
+    t.upsertRound(1);
+    t.upsertRound(2);
+    String drop = t.deletePartition(P1);
+    t.upsertRound(4, List.of(P2));
+    t.upsertRound(5, List.of(P2));
+    List<String> w = t.writes();
+
+    CleanResult wide = Cleaner.of(t.table).options(retain(3)).execute().get(0);
+    assertThat(wide.earliestInstantRetained()).isEqualTo(drop);
+    assertThat(wide.metadata().partitionMetadata()).doesNotContainKey(P1);
+    assertThat(t.table.listPartitions()).contains(P1);
+    assertThat(slicesIn(t, P1)).as("replaced at the earliest retained instant, not before it")
+        .containsExactly(w.get(0), w.get(1));
+
+    t.upsertRound(6, List.of(P2));
+    var snapshot = t.snapshot();
+    CleanResult narrow = Cleaner.of(t.table).options(retain(3)).execute().get(0);
+    assertThat(narrow.earliestInstantRetained()).isEqualTo(w.get(3));
+    assertThat(narrow.metadata().partitionMetadata().get(P1).isPartitionDeleted()).isTrue();
+    assertThat(t.table.fs().exists(t.table.partitionPath(P1))).as("the partition folder").isFalse();
+    assertThat(t.table.listPartitions()).containsExactly(P2);
+    assertThat(t.snapshot()).isEqualTo(snapshot);
+  }
+
+  @Test
+  void aDeletedPartitionHoldingASavepointedFileKeepsItsFolder() throws Exception {
+    var t = CleanTestTable.create(dir, TableType.COPY_ON_WRITE);
+    t.upsertRound(1);
+    t.upsertRound(2);
+    t.savepoint(t.writes().get(1));
+    t.deletePartition(P1);
+    for (int r = 4; r <= 6; r++) {
+      t.upsertRound(r, List.of(P2));
+    }
+
+    CleanResult result = Cleaner.of(t.table).options(retain(1)).execute().get(0);
+
+    assertThat(result.metadata().partitionMetadata().get(P1).isPartitionDeleted()).isFalse();
+    assertThat(slicesIn(t, P1)).as("the savepointed slice").containsExactly(t.writes().get(1));
+  }
+
+  @Test
   void savepointedSlicesSurviveAndThePlanNamesTheSavepoints() throws Exception {
     var t = CleanTestTable.create(dir, TableType.COPY_ON_WRITE);
     for (int r = 1; r <= 4; r++) {

@@ -15,6 +15,7 @@ import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.SavepointMetadata;
 import io.riverbed.format.timeline.Timeline;
+import io.riverbed.format.write.batch.ReplacedFileGroups;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -110,11 +111,7 @@ final class CleanTestTable {
    * partition's keys, {@code name = o<round>}, replacing the partition's current file groups.
    */
   String insertOverwrite(String partition, int round) {
-    Timeline timeline = timeline();
-    var view = FileSystemViewLoader.load(table, timeline);
-    String latest = timeline.writeTimeline().completed().last().orElseThrow().time();
-    List<String> replaced = view.latestMergedSlices(latest).stream().filter(s -> s.partitionPath().equals(partition))
-        .map(io.riverbed.format.file.FileSlice::fileId).toList();
+    List<String> replaced = ReplacedFileGroups.of(table, timeline(), List.of(partition)).get(partition);
     WriteTransaction tx = WriteTransaction.start(table, io.riverbed.format.timeline.WriteOperationType.INSERT_OVERWRITE);
     var ctx = WriteTaskContext.of(table, tx.instantTime(), 0, 1, 0, WriteTestSupport.SCHEMA, writer.options);
     var fresh = new io.riverbed.format.file.FileGroupId(partition, FileNames.newFileId());
@@ -128,6 +125,16 @@ final class CleanTestTable {
     tx.addReplacedFileIds(partition, replaced);
     tx.commit(WriteTestSupport.SCHEMA, Map.of());
     records.forEach(r -> writer.index.put(r.recordKey(), fresh));
+    writes.add(tx.instantTime());
+    return tx.instantTime();
+  }
+
+  /** A delete_partition of {@code partition}: a replacecommit of all its file groups, without new files. */
+  String deletePartition(String partition) {
+    Map<String, List<String>> replaced = ReplacedFileGroups.of(table, timeline(), List.of(partition));
+    WriteTransaction tx = WriteTransaction.start(table, io.riverbed.format.timeline.WriteOperationType.DELETE_PARTITION);
+    replaced.forEach(tx::addReplacedFileIds);
+    tx.commit(WriteTestSupport.SCHEMA, Map.of());
     writes.add(tx.instantTime());
     return tx.instantTime();
   }
