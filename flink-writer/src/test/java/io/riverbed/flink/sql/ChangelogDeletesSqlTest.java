@@ -11,6 +11,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
+import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
@@ -51,8 +52,14 @@ class ChangelogDeletesSqlTest {
 
   /** Runs a bounded job writing {@code rows} (a changelog) into the table. */
   private static void writeChangelog(Path table, String tableType, String index, Row... rows) throws Exception {
+    writeChangelog(table, tableType, index, ExecutionConfigOptions.UpsertMaterialize.AUTO, rows);
+  }
+
+  private static void writeChangelog(Path table, String tableType, String index,
+      ExecutionConfigOptions.UpsertMaterialize materialize, Row... rows) throws Exception {
     StreamExecutionEnvironment env = executionEnvironment();
     StreamTableEnvironment tEnv = StreamTableEnvironment.create(env, EnvironmentSettings.inStreamingMode());
+    tEnv.getConfig().set(ExecutionConfigOptions.TABLE_EXEC_SINK_UPSERT_MATERIALIZE, materialize);
     createTable(tEnv, table, tableType, index);
     tEnv.createTemporaryView("changes", tEnv.fromChangelogStream(
         env.fromData(org.apache.flink.api.common.typeinfo.Types.ROW_NAMED(new String[] {"id", "ts", "amount", "region"},
@@ -90,5 +97,17 @@ class ChangelogDeletesSqlTest {
         delete("o1"), delete("o3"));
 
     assertThat(WriteJobEndToEndTest.snapshot(table)).containsExactlyEntriesOf(Map.of("o2", "20.0|1|eu"));
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @CsvSource({"COPY_ON_WRITE, FLINK_STATE", "MERGE_ON_READ, BUCKET"})
+  void aForcedMaterializerKeepsFlinksDropOfDeletesOfKeysTheJobHasNotSeen(String tableType, String index)
+      throws Exception {
+    Path table = dir.resolve("lake");
+    writeChangelog(table, tableType, index, insert("o1", 10.0), insert("o2", 20.0));
+
+    writeChangelog(table, tableType, index, ExecutionConfigOptions.UpsertMaterialize.FORCE, delete("o1"));
+
+    assertThat(WriteJobEndToEndTest.snapshot(table)).containsOnlyKeys("o1", "o2");
   }
 }
