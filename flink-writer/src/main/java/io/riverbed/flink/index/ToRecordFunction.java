@@ -1,8 +1,11 @@
 package io.riverbed.flink.index;
 
 import io.riverbed.flink.sink.FlinkWriteOptions;
+import io.riverbed.flink.write.NullListElements;
 import io.riverbed.flink.write.RowDataToAvro;
 import io.riverbed.flink.write.RowTypeAvroConverter;
+import io.riverbed.flink.write.UnwritableRecordException;
+import io.riverbed.format.base.BaseFileOptions;
 import io.riverbed.format.InvalidRecordException;
 import io.riverbed.format.record.KeyGenerator;
 import io.riverbed.format.record.MetaFields;
@@ -47,6 +50,8 @@ public final class ToRecordFunction extends RichFlatMapFunction<RowData, RowData
   private transient String orderingField;
   private transient int[] orderingColumn;
   private transient RowDataToAvro orderingConverter;
+  /** With two-level Parquet lists: finds the array null elements they cannot store; else null. */
+  private transient NullListElements nullListElements;
   /** This task's share of {@code write.rate.limit}, or null without a limit. */
   private transient RecordRateLimit rateLimit;
 
@@ -68,6 +73,9 @@ public final class ToRecordFunction extends RichFlatMapFunction<RowData, RowData
       orderingField = options.precombineField();
       orderingColumn = new int[] {rowType.getFieldIndex(orderingField)};
       orderingConverter = RowDataToAvro.of(rowType, RowTypeAvroConverter.toAvroSchema(rowType, options.tableName()));
+    }
+    if (options.writeOptions().baseFile().writeOldListStructure()) {
+      nullListElements = new NullListElements(rowType);
     }
     int deleted = rowType.getFieldNames().indexOf(MetaFields.IS_DELETED);
     isDeletedColumn = deleted >= 0 && rowType.getTypeAt(deleted).getTypeRoot() == LogicalTypeRoot.BOOLEAN ? deleted : -1;
@@ -97,12 +105,25 @@ public final class ToRecordFunction extends RichFlatMapFunction<RowData, RowData
       throw new InvalidRecordException("write.operation=insert cannot apply the delete of record key '" + key
           + "' in partition '" + partition + "' of table " + options.path() + "; use write.operation=upsert");
     }
+    if (!delete && nullListElements != null) {
+      refuseNullListElement(row, key, partition);
+    }
     String fileGroup = null;
     if (options.indexType() == FlinkWriteOptions.IndexType.BUCKET) {
       fileGroup = Integer.toString(BucketIndex.bucket(key, options.bucketHashFields(), options.numBuckets()));
     }
     out.collect(WriteEnvelope.of(delete ? WriteEnvelope.DELETE : WriteEnvelope.UPSERT, key, partition, fileGroup, row,
         ordering(row, key)));
+  }
+
+  private void refuseNullListElement(RowData row, String key, String partition) {
+    String element = nullListElements.firstIn(row);
+    if (element != null) {
+      throw new UnwritableRecordException("table " + options.path() + ": record key '" + key + "' in partition '"
+          + partition + "': field " + element + " is a null array element, which Parquet's two-level lists ("
+          + BaseFileOptions.WRITE_OLD_LIST_STRUCTURE + "=true, the default, as in Hudi 0.15) cannot store; remove the "
+          + "null elements, or set " + BaseFileOptions.WRITE_OLD_LIST_STRUCTURE + "=false to write three-level lists");
+    }
   }
 
   /** The row's encoded ordering value when the assigner compares it with the key's last one; else null. */

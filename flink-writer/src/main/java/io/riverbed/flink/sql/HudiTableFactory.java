@@ -15,6 +15,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ResolvedCatalogTable;
 import org.apache.flink.table.catalog.UniqueConstraint;
+import org.apache.flink.table.api.config.ExecutionConfigOptions;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
@@ -93,7 +94,9 @@ public class HudiTableFactory implements DynamicTableSinkFactory, DynamicTableSo
     String name = context.getObjectIdentifier().asSummaryString();
     RowType rowType = (RowType) table.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
     Map<String, String> options = resolveOptions(name, context.getObjectIdentifier().getObjectName(), table, rowType);
-    return new HudiTableSink(writer, rowType, options, name);
+    boolean keepMaterializer = context.getConfiguration().get(ExecutionConfigOptions.TABLE_EXEC_SINK_UPSERT_MATERIALIZE)
+        == ExecutionConfigOptions.UpsertMaterialize.FORCE;
+    return new HudiTableSink(writer, rowType, options, name, keepMaterializer);
   }
 
   /** The writer's options for {@code table}: validated, with keys, partitions and names resolved. */

@@ -18,7 +18,9 @@ import org.apache.flink.types.RowKind;
  * The sink of a {@code hudi} table: hands the rows of an {@code INSERT} to the table writer.
  * Accepts an upsert changelog (INSERT, UPDATE_AFTER, DELETE; UPDATE_BEFORE is not needed as the
  * record key identifies the row). Static partitions of {@code INSERT ... PARTITION (p = 'x')}
- * need nothing here: the planner puts their values into the rows.
+ * need nothing here: the planner puts their values into the rows. The planner's upsert
+ * materializer is taken off the input ({@link SinkMaterializerBypass}) unless
+ * {@code table.exec.sink.upsert-materialize=FORCE}: it drops deletes of keys the job has not seen.
  */
 final class HudiTableSink implements DynamicTableSink, SupportsPartitioning {
   private static final ChangelogMode UPSERT = ChangelogMode.newBuilder()
@@ -31,13 +33,16 @@ final class HudiTableSink implements DynamicTableSink, SupportsPartitioning {
   private final RowType rowType;
   private final Map<String, String> options;
   private final String tableName;
+  private final boolean keepMaterializer;
   private Map<String, String> staticPartition = Map.of();
 
-  HudiTableSink(TableSinkBuilder writer, RowType rowType, Map<String, String> options, String tableName) {
+  HudiTableSink(TableSinkBuilder writer, RowType rowType, Map<String, String> options, String tableName,
+      boolean keepMaterializer) {
     this.writer = writer;
     this.rowType = rowType;
     this.options = options;
     this.tableName = tableName;
+    this.keepMaterializer = keepMaterializer;
   }
 
   @Override
@@ -47,7 +52,7 @@ final class HudiTableSink implements DynamicTableSink, SupportsPartitioning {
 
   @Override
   public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
-    return new WriterProvider(writer, rowType, Map.copyOf(options));
+    return new WriterProvider(writer, rowType, Map.copyOf(options), keepMaterializer);
   }
 
   @Override
@@ -65,7 +70,7 @@ final class HudiTableSink implements DynamicTableSink, SupportsPartitioning {
 
   @Override
   public DynamicTableSink copy() {
-    HudiTableSink copy = new HudiTableSink(writer, rowType, options, tableName);
+    HudiTableSink copy = new HudiTableSink(writer, rowType, options, tableName, keepMaterializer);
     copy.staticPartition = staticPartition;
     return copy;
   }
@@ -80,16 +85,19 @@ final class HudiTableSink implements DynamicTableSink, SupportsPartitioning {
     private final TableSinkBuilder writer;
     private final RowType rowType;
     private final Map<String, String> options;
+    private final boolean keepMaterializer;
 
-    WriterProvider(TableSinkBuilder writer, RowType rowType, Map<String, String> options) {
+    WriterProvider(TableSinkBuilder writer, RowType rowType, Map<String, String> options, boolean keepMaterializer) {
       this.writer = writer;
       this.rowType = rowType;
       this.options = options;
+      this.keepMaterializer = keepMaterializer;
     }
 
     @Override
     public DataStreamSink<?> consumeDataStream(ProviderContext providerContext, DataStream<RowData> dataStream) {
-      return writer.build(dataStream, rowType, options);
+      DataStream<RowData> rows = keepMaterializer ? dataStream : SinkMaterializerBypass.upstreamOf(dataStream);
+      return writer.build(rows, rowType, options);
     }
   }
 }
