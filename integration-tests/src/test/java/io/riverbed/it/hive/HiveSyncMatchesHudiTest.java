@@ -15,21 +15,16 @@ import io.riverbed.it.scenario.Trip;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.hive.conf.HiveConf;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
-import org.apache.hadoop.hive.metastore.api.FieldSchema;
-import org.apache.hadoop.hive.metastore.api.Partition;
 import org.apache.hudi.hive.HiveSyncTool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -53,24 +48,21 @@ class HiveSyncMatchesHudiTest {
 
   @TempDir
   static Path dir;
+  static HiveSyncProcesses.MetastoreWithClient hive;
   static HiveSyncProcesses.Metastore metastore;
   static HiveMetaStoreClient hms;
 
   @BeforeAll
   static void startMetastore() throws Exception {
-    metastore = HiveSyncProcesses.Metastore.start(dir.resolve("metastore"));
-    HiveConf conf = new HiveConf();
-    conf.setVar(HiveConf.ConfVars.METASTOREURIS, metastore.uri);
-    hms = new HiveMetaStoreClient(conf);
+    hive = HiveSyncProcesses.MetastoreWithClient.start(dir.resolve("metastore"));
+    metastore = hive.metastore;
+    hms = hive.client;
   }
 
   @AfterAll
   static void stopMetastore() throws Exception {
-    if (hms != null) {
-      hms.close();
-    }
-    if (metastore != null) {
-      metastore.close();
+    if (hive != null) {
+      hive.close();
     }
   }
 
@@ -98,36 +90,8 @@ class HiveSyncMatchesHudiTest {
     return HiveSyncProcesses.sync(dir.resolve("riverbed-sync"), Duration.ofMinutes(2), args);
   }
 
-  /** Everything the metastore holds for a table that a sync decides, field by field. */
   static Map<String, Object> describe(String db, String table) throws Exception {
-    var t = hms.getTable(db, table);
-    var d = new LinkedHashMap<String, Object>();
-    d.put("tableType", t.getTableType());
-    d.put("owner", t.getOwner());
-    d.put("columns", columns(t.getSd().getCols()));
-    d.put("partitionKeys", columns(t.getPartitionKeys()));
-    d.put("inputFormat", t.getSd().getInputFormat());
-    d.put("outputFormat", t.getSd().getOutputFormat());
-    d.put("serde", t.getSd().getSerdeInfo().getSerializationLib());
-    d.put("serdeName", t.getSd().getSerdeInfo().getName());
-    d.put("serdeParameters", new TreeMap<>(t.getSd().getSerdeInfo().getParameters()));
-    d.put("location", t.getSd().getLocation());
-    d.put("bucketCols", t.getSd().getBucketCols());
-    d.put("numBuckets", t.getSd().getNumBuckets());
-    var params = new TreeMap<>(t.getParameters());
-    params.remove("transient_lastDdlTime");
-    d.put("parameters", params);
-    var partitions = new TreeMap<String, String>();
-    for (Partition p : hms.listPartitions(db, table, (short) -1)) {
-      partitions.put(p.getValues().toString(), p.getSd().getLocation() + " " + columns(p.getSd().getCols())
-          + " " + p.getSd().getInputFormat() + " " + new TreeMap<>(p.getSd().getSerdeInfo().getParameters()));
-    }
-    d.put("partitions", partitions);
-    return d;
-  }
-
-  static List<String> columns(List<FieldSchema> fields) {
-    return fields.stream().map(f -> f.getName() + " " + f.getType() + " " + f.getComment()).toList();
+    return MetastoreDescriptors.describe(hms, db, table);
   }
 
   static void assertSameDescriptors(String table) throws Exception {

@@ -12,6 +12,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.apache.hadoop.hive.conf.HiveConf;
+import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
 
 /**
  * The Hive 3.1 side of the hive sync tests, each in its own JVM on hive-sync's classpath (this JVM
@@ -96,6 +98,35 @@ final class HiveSyncProcesses {
       if (!process.waitFor(20, TimeUnit.SECONDS)) {
         process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       }
+    }
+  }
+
+  /** A {@link Metastore} and a client of it (Spark's Hive 2.3.9 in this JVM), for a test class's lifetime. */
+  static final class MetastoreWithClient implements AutoCloseable {
+    final Metastore metastore;
+    final HiveMetaStoreClient client;
+
+    private MetastoreWithClient(Metastore metastore, HiveMetaStoreClient client) {
+      this.metastore = metastore;
+      this.client = client;
+    }
+
+    static MetastoreWithClient start(Path dir) throws Exception {
+      Metastore metastore = Metastore.start(dir);
+      try {
+        HiveConf conf = new HiveConf();
+        conf.setVar(HiveConf.ConfVars.METASTOREURIS, metastore.uri);
+        return new MetastoreWithClient(metastore, new HiveMetaStoreClient(conf));
+      } catch (Exception e) {
+        metastore.close();
+        throw e;
+      }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      client.close();
+      metastore.close();
     }
   }
 

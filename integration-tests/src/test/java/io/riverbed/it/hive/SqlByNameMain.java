@@ -63,20 +63,11 @@ public final class SqlByNameMain {
       throws Exception {
     Path out = Files.createDirectories(workDir);
     Path log = out.resolve("spark-by-name.log");
-    var command = new ArrayList<String>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.add("-Xmx1g");
-    command.addAll(Arrays.asList(System.getProperty("riverbed.test.jvm.flags", "").trim().split("\\s+")));
-    command.add("-Djava.io.tmpdir=" + Files.createDirectories(out.resolve("tmp")));
-    command.add("-Duser.timezone=UTC");
-    command.add("-cp");
-    command.add(classpath(classpathProperty));
-    command.add(SqlByNameMain.class.getName());
+    List<String> command = sparkJvm(out, classpath(classpathProperty), SqlByNameMain.class);
     command.add(reader);
     command.add(metastoreUri);
     command.add(out.toString());
     reads.forEach(r -> command.addAll(List.of(r.table(), r.basePath(), r.queryType())));
-    command.removeIf(String::isEmpty);
     Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     if (!child.waitFor(5, TimeUnit.MINUTES)) {
       child.destroyForcibly();
@@ -88,6 +79,24 @@ public final class SqlByNameMain {
           + String.join("\n", lines.subList(Math.max(0, lines.size() - 60), lines.size())));
     }
     return out;
+  }
+
+  /**
+   * The command line of a child Spark JVM running {@code main} (arguments to be appended): this JVM's
+   * java with the test JVM flags, a 1 GB heap, UTC and a temp folder under {@code out}.
+   */
+  static List<String> sparkJvm(Path out, String classpath, Class<?> main) throws IOException {
+    var command = new ArrayList<String>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-Xmx1g");
+    Arrays.stream(System.getProperty("riverbed.test.jvm.flags", "").trim().split("\\s+")).filter(f -> !f.isEmpty())
+        .forEach(command::add);
+    command.add("-Djava.io.tmpdir=" + Files.createDirectories(out.resolve("tmp")));
+    command.add("-Duser.timezone=UTC");
+    command.add("-cp");
+    command.add(classpath);
+    command.add(main.getName());
+    return command;
   }
 
   private static String classpath(String property) {
@@ -121,13 +130,20 @@ public final class SqlByNameMain {
           SparkOracle.canonicalRows(spark.read().format(SparkOracle.HUDI_SOURCE)
                   .option("hoodie.datasource.query.type", args[i + 2]).load(args[i + 1]))
               .writeJsonLines(out.resolve(n + ".bypath.jsonl"));
-        } else if (!spark.table(args[i]).queryExecution().executedPlan().toString().contains("BatchScan hudi")) {
-          throw new IllegalStateException(args[i] + " was not read by Riverbed's reader:\n"
-              + spark.table(args[i]).queryExecution().executedPlan());
+        } else {
+          requireRiverbedScan(spark, args[i]);
         }
       }
     } finally {
       spark.stop();
+    }
+  }
+
+  /** Fails unless Spark plans to read {@code table} through Riverbed's reader (not Spark's Hive/Parquet scan). */
+  static void requireRiverbedScan(SparkSession spark, String table) {
+    var plan = spark.table(table).queryExecution().executedPlan();
+    if (!plan.toString().contains("BatchScan hudi")) {
+      throw new IllegalStateException(table + " was not read by Riverbed's reader:\n" + plan);
     }
   }
 }
