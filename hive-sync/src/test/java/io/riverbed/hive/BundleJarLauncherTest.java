@@ -70,8 +70,12 @@ class BundleJarLauncherTest {
         "bundled.bundle_trips_rt: created, partitions +2 ~0 -0, last_commit_time_sync=" + instant,
         "bundled.bundle_trips: created, partitions +2 ~0 -0, last_commit_time_sync=" + instant);
     assertThat(run.stderr()).isEmpty();
-    assertThat(hms.getTable("bundled", "bundle_trips_rt").getSd().getInputFormat())
-        .isEqualTo("org.apache.hudi.hadoop.realtime.HoodieParquetRealtimeInputFormat");
+    var sd = hms.getTable("bundled", "bundle_trips_rt").getSd();
+    assertThat(sd.getInputFormat()).isEqualTo("org.apache.hudi.hadoop.realtime.HoodieParquetRealtimeInputFormat");
+    // the bundle relocates Hive's client packages; the names it registers must stay Hive's own
+    assertThat(sd.getOutputFormat()).isEqualTo("org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat");
+    assertThat(sd.getSerdeInfo().getSerializationLib())
+        .isEqualTo("org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe");
     assertThat(hms.listPartitionNames("bundled", "bundle_trips_ro", (short) -1))
         .containsExactlyInAnyOrder("region=eu/city=paris", "region=us/city=sf");
   }
