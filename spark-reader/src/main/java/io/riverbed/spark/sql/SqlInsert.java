@@ -40,10 +40,14 @@ public final class SqlInsert {
 
   private SqlInsert() {}
 
-  /** {@code INSERT INTO}: appends {@code data} with the operation the settings choose. */
+  /**
+   * {@code INSERT INTO}: appends {@code data} with the operation the settings choose; the write of
+   * a CTAS is a {@code bulk_insert}, as Hudi's is.
+   */
   public static void append(LoadedTable table, CatalogEntry entry, Dataset<Row> data) {
     Map<String, String> settings = settings(data.sparkSession(), entry);
-    write(table, entry, data, settings, SqlInsertOperation.of(settings));
+    write(table, entry, data, settings,
+        entry.createdAsSelect() ? WriteOperationType.BULK_INSERT : SqlInsertOperation.of(settings));
   }
 
   static void write(LoadedTable table, CatalogEntry entry, Dataset<Row> data, Map<String, String> settings,

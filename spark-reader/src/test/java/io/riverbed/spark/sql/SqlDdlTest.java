@@ -168,9 +168,11 @@ class SqlDdlTest {
         + "LOCATION '" + location + "' AS SELECT 1 AS id, 'a1' AS name, '2021-12-01' AS dt, 1000L AS ts");
     assertThat(rows("SELECT id, name, ts, dt FROM ctas")).containsExactly("[1,a1,1000,2021-12-01]");
     assertThat(table(location).config().partitionFields()).containsExactly("dt");
+    assertThat(operations(location)).containsExactly("bulk_insert");
     spark.sql("INSERT INTO ctas SELECT 2, 'a2', 2000, '2021-12-02'");
     assertThat(rows("SELECT id, name, ts, dt FROM ctas")).containsExactly("[1,a1,1000,2021-12-01]",
         "[2,a2,2000,2021-12-02]");
+    assertThat(operations(location)).containsExactly("bulk_insert", "insert");
   }
 
   @Test
