@@ -67,7 +67,8 @@ public final class HudiTable implements SupportsRead, SupportsWrite, SupportsPar
 
   @Override
   public Set<TableCapability> capabilities() {
-    return Set.of(TableCapability.BATCH_READ, TableCapability.V1_BATCH_WRITE, TableCapability.ACCEPT_ANY_SCHEMA);
+    return Set.of(TableCapability.BATCH_READ, TableCapability.V1_BATCH_WRITE, TableCapability.ACCEPT_ANY_SCHEMA,
+        TableCapability.TRUNCATE, TableCapability.OVERWRITE_BY_FILTER);
   }
 
   @Override

@@ -89,7 +89,8 @@ public record SqlTableProperties(KeyGeneratorOptions keys, String precombineFiel
       throw new InvalidTableException(statement + ": " + e.getMessage(), e);
     }
     TableConfig config = new TableDefinition(table, type, keys, precombineField, payloadClass, schema).toConfig();
-    return database == null ? config : config.with(TableProperty.DATABASE_NAME, database);
+    return database == null ? config : config.with(Map.of(TableProperty.DATABASE_NAME.key(), database,
+        TableProperty.CHECKSUM.key(), String.valueOf(TableConfig.checksumOf(database, table))));
   }
 
   private static TableType type(String statement, Map<String, String> properties) {

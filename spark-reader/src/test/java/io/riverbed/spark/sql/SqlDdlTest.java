@@ -238,5 +238,24 @@ class SqlDdlTest {
         + newLocation() + "'");
     assertThatThrownBy(() -> spark.sql("INSERT INTO narrow VALUES (1)"))
         .hasMessageContaining("INSERT INTO").hasMessageContaining("gives 1 columns").hasMessageContaining("[id, v]");
+    spark.sql("INSERT INTO narrow VALUES (1, 'kept')");
+    assertThatThrownBy(() -> spark.sql("INSERT OVERWRITE narrow SELECT 2, 'y'"))
+        .hasMessageContaining("INSERT OVERWRITE into " + DB + ".narrow is not supported");
+    spark.conf().set("spark.sql.sources.partitionOverwriteMode", "dynamic");
+    try {
+      assertThatThrownBy(() -> spark.sql("INSERT OVERWRITE narrow SELECT 2, 'y'"))
+          .hasMessageContaining("does not support dynamic overwrite");
+    } finally {
+      spark.conf().unset("spark.sql.sources.partitionOverwriteMode");
+    }
+    assertThat(rows("SELECT id, v FROM narrow")).containsExactly("[1,kept]");
+    spark.sql("CREATE TABLE parted (id INT, dt STRING) USING hudi PARTITIONED BY (dt) TBLPROPERTIES (primaryKey = 'id') "
+        + "LOCATION '" + newLocation() + "'");
+    spark.sql("INSERT INTO parted VALUES (1, 'a')");
+    assertThatThrownBy(() -> spark.sql("INSERT OVERWRITE parted PARTITION (dt = 'a') SELECT 2"))
+        .hasMessageContaining("INSERT OVERWRITE into " + DB + ".parted is not supported");
+    assertThatThrownBy(() -> spark.sql("ALTER TABLE parted DROP PARTITION (dt = 'a')"))
+        .hasMessageContaining("ALTER TABLE DROP PARTITION on " + DB + ".parted is not supported");
+    assertThat(rows("SELECT id, dt FROM parted")).containsExactly("[1,a]");
   }
 }
