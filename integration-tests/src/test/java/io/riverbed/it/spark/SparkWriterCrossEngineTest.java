@@ -2,14 +2,20 @@ package io.riverbed.it.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.riverbed.it.oracle.Query;
 import io.riverbed.it.oracle.Rows;
 import io.riverbed.it.oracle.SparkOracle;
+import io.riverbed.it.oracle.TimelineInstant;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.RowFactory;
@@ -24,7 +30,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Riverbed's Spark writer ({@code df.write.format(io.riverbed.spark.HudiDataSource)}) against Apache
  * Hudi 0.15 in one Spark session: tables Riverbed writes read the same in Hudi's reader as in
  * Riverbed's (rows and every {@code _hoodie_*} column) and as the model; and Riverbed upserts and
- * deletes into a table Hudi's writer wrote, which Hudi then reads as the model says.
+ * deletes into a table Hudi's writer wrote, which Hudi then reads as the model says; the same for
+ * the overwrite operations (replacecommits), with every query kind across them.
  */
 class SparkWriterCrossEngineTest {
   static final String RIVERBED = "io.riverbed.spark.HudiDataSource";
@@ -33,6 +40,9 @@ class SparkWriterCrossEngineTest {
       .add("creation_date", DataTypes.StringType, false)
       .add("ts", DataTypes.LongType, false)
       .add("fare", DataTypes.DoubleType, true);
+  /** The first write of every test: keys 1 and 2 in partition 2015-01-01, key 3 in 2015-01-02. */
+  static final Object[][] FIRST_TRIPS = {{"1", "2015-01-01", 1L, 1.0}, {"2", "2015-01-01", 1L, 2.0},
+      {"3", "2015-01-02", 1L, 3.0}};
   @TempDir Path dir;
 
   static Map<String, String> options(String type) {
@@ -53,8 +63,21 @@ class SparkWriterCrossEngineTest {
         .save(path.toUri().toString());
   }
 
-  /** What the model holds after a write: id → the row's non-key columns. */
+  /**
+   * What the model holds after a write: id → the row's non-key columns. The overwrite operations
+   * first drop the rows of the partitions they replace (insert_overwrite: those the rows are in;
+   * insert_overwrite_table: all); delete_partition drops the partitions the rows are in.
+   */
   static void apply(Map<String, String> model, String operation, Object[]... rows) {
+    Set<String> partitions = Arrays.stream(rows).map(r -> (String) r[1]).collect(Collectors.toSet());
+    switch (operation) {
+      case "insert_overwrite", "delete_partition" -> model.values().removeIf(v -> partitions.contains(partitionOf(v)));
+      case "insert_overwrite_table" -> model.clear();
+      default -> { }
+    }
+    if (operation.equals("delete_partition")) {
+      return;
+    }
     for (Object[] r : rows) {
       if (operation.equals("delete")) {
         model.remove((String) r[0]);
@@ -62,6 +85,10 @@ class SparkWriterCrossEngineTest {
         model.put((String) r[0], r[1] + "|" + r[2] + "|" + r[3]);
       }
     }
+  }
+
+  private static String partitionOf(String modelValue) {
+    return modelValue.substring(0, modelValue.indexOf('|'));
   }
 
   static Map<String, String> modelOf(Rows rows) {
@@ -89,9 +116,7 @@ class SparkWriterCrossEngineTest {
     Path path = dir.resolve("riverbed_" + type.toLowerCase());
     Map<String, String> o = options(type);
     Map<String, String> model = new HashMap<>();
-    writeAndCompare(RIVERBED, path, o, model, "bulk_insert", "overwrite",
-        new Object[] {"1", "2015-01-01", 1L, 1.0}, new Object[] {"2", "2015-01-01", 1L, 2.0},
-        new Object[] {"3", "2015-01-02", 1L, 3.0});
+    writeAndCompare(RIVERBED, path, o, model, "bulk_insert", "overwrite", FIRST_TRIPS);
     writeAndCompare(RIVERBED, path, o, model, "upsert", "append",
         new Object[] {"1", "2015-01-01", 2L, 10.0}, new Object[] {"4", "2015-01-02", 2L, 4.0});
     writeAndCompare(RIVERBED, path, o, model, "upsert", "append", new Object[] {"4", "2015-01-02", 3L, 40.0});
@@ -106,9 +131,7 @@ class SparkWriterCrossEngineTest {
     Map<String, String> hudiOptions = new HashMap<>(options(type));
     hudiOptions.put("hoodie.metadata.enable", "false");
     Map<String, String> model = new HashMap<>();
-    writeAndCompare(SparkOracle.HUDI_SOURCE, path, hudiOptions, model, "insert", "overwrite",
-        new Object[] {"1", "2015-01-01", 1L, 1.0}, new Object[] {"2", "2015-01-01", 1L, 2.0},
-        new Object[] {"3", "2015-01-02", 1L, 3.0});
+    writeAndCompare(SparkOracle.HUDI_SOURCE, path, hudiOptions, model, "insert", "overwrite", FIRST_TRIPS);
     writeAndCompare(SparkOracle.HUDI_SOURCE, path, hudiOptions, model, "upsert", "append",
         new Object[] {"3", "2015-01-02", 2L, 30.0});
     Map<String, String> o = options(type);
@@ -118,5 +141,64 @@ class SparkWriterCrossEngineTest {
     writeAndCompare(RIVERBED, path, o, model, "delete", "append", new Object[] {"2", "2015-01-01", 4L, 0.0});
     writeAndCompare(SparkOracle.HUDI_SOURCE, path, hudiOptions, model, "upsert", "append",
         new Object[] {"6", "2015-01-02", 5L, 60.0});
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"COPY_ON_WRITE", "MERGE_ON_READ"})
+  void overwriteOperationsRiverbedWritesReadTheSameInHudiAcrossTheReplaceCommits(String type) {
+    Path path = dir.resolve("riverbed_overwrite_" + type.toLowerCase());
+    Map<String, String> o = options(type);
+    Map<String, String> model = new HashMap<>();
+    writeAndCompare(RIVERBED, path, o, model, "bulk_insert", "overwrite", FIRST_TRIPS);
+    writeAndCompare(RIVERBED, path, o, model, "upsert", "append", new Object[] {"3", "2015-01-02", 2L, 30.0});
+    writeAndCompare(RIVERBED, path, o, model, "insert_overwrite", "append",
+        new Object[] {"4", "2015-01-01", 3L, 4.0}, new Object[] {"1", "2015-01-01", 3L, 10.0});
+    writeAndCompare(RIVERBED, path, o, model, "insert", "append", new Object[] {"5", "2015-01-03", 4L, 5.0});
+    writeAndCompare(RIVERBED, path, o, model, "delete_partition", "append", new Object[] {"x", "2015-01-02", 5L, 0.0});
+    writeAndCompare(RIVERBED, path, o, model, "insert_overwrite_table", "overwrite",
+        new Object[] {"6", "2015-01-04", 6L, 6.0});
+
+    List<String> times = SparkOracle.completedInstants(path).stream().map(TimelineInstant::time).toList();
+    assertThat(SparkOracle.completedInstants(path).stream().map(TimelineInstant::action))
+        .containsExactly(type.equals("COPY_ON_WRITE") ? "commit" : "deltacommit",
+            type.equals("COPY_ON_WRITE") ? "commit" : "deltacommit", "replacecommit",
+            type.equals("COPY_ON_WRITE") ? "commit" : "deltacommit", "replacecommit", "replacecommit");
+    for (Query q : Query.everyKind(times)) {
+      SparkOracle.readWith(RIVERBED, path, q).assertSameAs(SparkOracle.read(path, q), q.encode()
+          + ": Riverbed vs Hudi");
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"COPY_ON_WRITE", "MERGE_ON_READ"})
+  void riverbedInsertOverwriteIntoAHudiWrittenTable(String type) throws Exception {
+    Path path = dir.resolve("hudi_overwrite_" + type.toLowerCase());
+    Map<String, String> hudiOptions = new HashMap<>(options(type));
+    hudiOptions.put("hoodie.metadata.enable", "false");
+    Map<String, String> model = new HashMap<>();
+    writeAndCompare(SparkOracle.HUDI_SOURCE, path, hudiOptions, model, "insert", "overwrite", FIRST_TRIPS);
+    writeAndCompare(SparkOracle.HUDI_SOURCE, path, hudiOptions, model, "upsert", "append",
+        new Object[] {"1", "2015-01-01", 2L, 10.0});
+    String beforeReplace = SparkOracle.completedInstants(path).get(1).time();
+    writeAndCompare(RIVERBED, path, options(type), model, "insert_overwrite", "append",
+        new Object[] {"7", "2015-01-01", 3L, 7.0});
+    writeAndCompare(SparkOracle.HUDI_SOURCE, path, hudiOptions, model, "upsert", "append",
+        new Object[] {"7", "2015-01-01", 4L, 70.0}, new Object[] {"3", "2015-01-02", 4L, 30.0});
+    for (Query q : List.of(Query.asOf(beforeReplace), Query.incremental(beforeReplace), Query.readOptimized())) {
+      SparkOracle.readWith(RIVERBED, path, q).assertSameAs(SparkOracle.read(path, q), q.encode()
+          + ": Riverbed vs Hudi");
+    }
+
+    // Hudi's own delete_partition of a partition the table lacks lists it with no file ids, as Riverbed does
+    Map<String, String> drop = new HashMap<>(hudiOptions);
+    drop.put("hoodie.datasource.write.partitions.to.delete", "2015-01-02,2099-12-31");
+    write(SparkOracle.HUDI_SOURCE, trips(new Object[] {"3", "2015-01-02", 5L, 0.0}), path, drop, "delete_partition",
+        "append");
+    TimelineInstant last = SparkOracle.completedInstants(path).get(SparkOracle.completedInstants(path).size() - 1);
+    JsonNode replaced = new ObjectMapper().readTree(path.resolve(".hoodie").resolve(last.time() + ".replacecommit")
+        .toFile()).get("partitionToReplaceFileIds");
+    assertThat(replaced.get("2099-12-31")).as("Hudi's entry for the partition it lacks: %s", replaced).isNotNull();
+    assertThat(replaced.get("2099-12-31").size()).isZero();
+    assertThat(replaced.get("2015-01-02").size()).isPositive();
   }
 }

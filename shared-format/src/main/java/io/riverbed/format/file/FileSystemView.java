@@ -136,10 +136,13 @@ public final class FileSystemView {
     return out;
   }
 
-  /** The slice a writer appends to now (no query bound); a pending compaction's slice if scheduled. */
+  /**
+   * The slice a writer appends to now (no query bound); a pending compaction's slice if scheduled.
+   * Empty for a file group a completed replacecommit replaced: nothing may be written into it.
+   */
   public Optional<FileSlice> latestSliceForWrite(FileGroupId id) {
     FileGroup g = groups.get(id);
-    if (g == null) {
+    if (g == null || replacedAt.containsKey(id)) {
       return Optional.empty();
     }
     return visibleSlices(g, null).stream().findFirst();

@@ -2,6 +2,7 @@ package io.riverbed.format.timeline;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -173,6 +174,16 @@ public record CommitMetadata(
     public Builder addReplacedFileId(String partitionPath, String fileId) {
       replace();
       replaced.computeIfAbsent(partitionPath, p -> new ArrayList<>()).add(fileId);
+      return this;
+    }
+
+    /**
+     * Adds the file ids replaced in one partition; a partition with none is still listed (with an
+     * empty array), as Hudi lists a replaced partition that has no file groups.
+     */
+    public Builder addReplacedFileIds(String partitionPath, Collection<String> fileIds) {
+      replace();
+      replaced.computeIfAbsent(partitionPath, p -> new ArrayList<>()).addAll(fileIds);
       return this;
     }
 

@@ -219,7 +219,7 @@ final class FileGroupWriter {
       FileSystemView view = view(partition);
       String fallback = null;
       for (FileGroup group : view.fileGroups()) {
-        if (BucketIndex.bucketOf(group.id().fileId()) == bucket) {
+        if (BucketIndex.bucketOf(group.id().fileId()) == bucket && view.replaceInstant(group.id()).isEmpty()) {
           if (view.latestSliceForWrite(group.id()).isPresent()) {
             return group.id().fileId();
           }

@@ -194,7 +194,7 @@ public final class WriteTransaction {
     });
     if (action() == Action.REPLACE_COMMIT) {
       builder.replace();
-      replacedFileIds.forEach((p, ids) -> ids.forEach(id -> builder.addReplacedFileId(p, id)));
+      replacedFileIds.forEach(builder::addReplacedFileIds);
     }
     CommitMetadata metadata = builder.build();
     deleteUnreportedFiles();

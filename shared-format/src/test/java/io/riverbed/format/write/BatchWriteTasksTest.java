@@ -86,7 +86,7 @@ class BatchWriteTasksTest {
     String instant = committer.begin();
     List<CommitMessage> messages = new ArrayList<>();
     for (int i = 0; i < TASKS; i++) {
-      messages.add(TaskWrite.write(table, WriteTestSupport.SCHEMA, WriteOptions.defaults(), false, instant, i, TASKS, 0,
+      messages.add(TaskWrite.write(table, WriteTestSupport.SCHEMA, WriteOptions.defaults(), TaskWrite.Placement.TABLE_TYPE, instant, i, TASKS, 0,
           tasks.get(i).iterator()));
     }
     committer.commit(new Committable(1, instant, messages, Map.of()));

@@ -10,11 +10,13 @@ import io.riverbed.format.record.TableSchemas;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableDefinition;
 import io.riverbed.format.table.TableSchemaResolver;
+import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.write.Rollback;
 import io.riverbed.format.write.WriterLease;
 import io.riverbed.format.write.batch.BatchWriteOptions;
 import io.riverbed.format.write.batch.EncodedChange;
 import io.riverbed.format.write.batch.ExistingKeys;
+import io.riverbed.format.write.batch.ReplacedFileGroups;
 import io.riverbed.format.write.batch.SaveMode;
 import io.riverbed.format.write.batch.TaskWrite;
 import io.riverbed.format.write.commit.CommitMessage;
@@ -29,6 +31,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -101,7 +105,7 @@ public final class BatchWrite {
     FileSystem fs = fileSystem(path, conf);
     Path base = fs.makeQualified(new Path(path));
     requireNotInsideTable(fs, base);
-    SaveMode.Step step = mode.step(base, Table.exists(fs, base));
+    SaveMode.Step step = mode.step(base, Table.exists(fs, base), write.operation());
     if (step == SaveMode.Step.SKIP) {
       LOG.info("Table {} exists and the save mode is Ignore: nothing written", base);
       return Optional.empty();
@@ -117,7 +121,8 @@ public final class BatchWrite {
       Optional<Schema> current = TableSchemaResolver.resolve(table, table.refreshTimeline());
       Schema incoming = SparkAvroSchema.toAvro(rows.schema(), TableSchemas.recordName(table.name()),
           TableSchemas.namespace(table.name()));
-      writeSchema = write.deletes() && current.isPresent() ? TableSchemas.removeMetaFields(current.get())
+      boolean keepsTableSchema = write.deletes() || write.operation() == WriteOperationType.DELETE_PARTITION;
+      writeSchema = keepsTableSchema && current.isPresent() ? TableSchemas.removeMetaFields(current.get())
           : SchemaEvolution.writeSchema(current, incoming, table.name());
     } else {
       String name = Optional.ofNullable(write.tableName()).orElseThrow(() -> new InvalidTableException(
@@ -138,6 +143,9 @@ public final class BatchWrite {
     ScheduledExecutorService renewal = renewing(lease, base);
     try {
       Rollback.rollbackFailedWrites(table);
+      if (write.operation() == WriteOperationType.DELETE_PARTITION) {
+        return Optional.of(deletePartitions(spark, rows, table, writeSchema, write, lease, writerId));
+      }
       return Optional.of(writeAndCommit(spark, rows, table, writeSchema, write, conf, lease, writerId));
     } finally {
       renewal.shutdownNow();
@@ -181,8 +189,9 @@ public final class BatchWrite {
         ? located(jsc, table, changes, shippedConf, tasks)
         : changes.values().map(c -> new TaskWrite.Routed(c, null));
 
-    TableCommitter committer = TableCommitter.of(table, writerId).operationType(write.operation())
-        .schema(writeSchema).beforeCommit(lease::checkHeld);
+    List<String> partitionsBefore = write.operation() == WriteOperationType.INSERT_OVERWRITE_TABLE
+        ? table.listPartitions() : List.of();
+    TableCommitter committer = committer(table, writeSchema, write, lease, writerId);
     String instant = committer.begin();
     List<CommitMessage> messages = routed
         .mapToPair(r -> new Tuple2<>(TaskWrite.taskOf(r, tasks), r))
@@ -190,8 +199,56 @@ public final class BatchWrite {
         .values()
         .mapPartitionsWithIndex(new FileGroupTask(table, shippedConf, writeSchema, write, instant, tasks), false)
         .collect().stream().map(CommitMessage::fromBytes).toList();
-    committer.commit(new Committable(1, instant, messages, Map.of()));
+    Map<String, List<String>> replaced = switch (write.operation()) {
+      case INSERT_OVERWRITE -> ReplacedFileGroups.of(table, table.refreshTimeline(), partitionsWritten(messages));
+      case INSERT_OVERWRITE_TABLE -> ReplacedFileGroups.of(table, table.refreshTimeline(), partitionsBefore);
+      default -> Map.of();
+    };
+    committer.commit(new Committable(1, instant, messages, Map.of()), replaced);
     return instant;
+  }
+
+  /**
+   * delete_partition: a replacecommit without new files that replaces every file group of the
+   * partitions {@value BatchWriteOptions#PARTITIONS_TO_DELETE} names, or, when it is unset, of the
+   * partitions the rows' keys fall in (as Hudi derives them).
+   */
+  private static String deletePartitions(SparkSession spark, Dataset<Row> rows, Table table, Schema writeSchema,
+      BatchWriteOptions write, WriterLease lease, String writerId) {
+    List<String> partitions = write.partitionsToDelete().isEmpty() ? partitionsOfRows(rows, table)
+        : ReplacedFileGroups.resolvePartitions(table, write.partitionsToDelete());
+    List<String> absent = partitions.stream().filter(p -> !table.listPartitions().contains(p)).toList();
+    if (!absent.isEmpty()) {
+      LOG.warn("delete_partition on table {}: it has no partition {}; nothing is deleted there", table.basePath(),
+          absent);
+    }
+    TableCommitter committer = committer(table, writeSchema, write, lease, writerId);
+    String instant = committer.begin();
+    committer.commit(new Committable(1, instant, List.of(), Map.of()),
+        ReplacedFileGroups.of(table, table.refreshTimeline(), partitions));
+    return instant;
+  }
+
+  /** The partition paths the table's key generator gives the rows. */
+  private static List<String> partitionsOfRows(Dataset<Row> rows, Table table) {
+    Schema rowSchema = SparkAvroSchema.toAvro(rows.schema(), TableSchemas.recordName(table.name()),
+        TableSchemas.namespace(table.name()));
+    return rows.queryExecution().toRdd().toJavaRDD()
+        .mapPartitionsWithIndex(new ChangeEncoder(rows.schema(), rowSchema, table.config().properties(), null, true),
+            false)
+        .map(EncodedChange::partitionPath).distinct().collect();
+  }
+
+  private static Set<String> partitionsWritten(List<CommitMessage> messages) {
+    Set<String> out = new TreeSet<>();
+    messages.forEach(m -> m.writeStats().forEach(st -> out.add(st.partitionPath())));
+    return out;
+  }
+
+  private static TableCommitter committer(Table table, Schema writeSchema, BatchWriteOptions write, WriterLease lease,
+      String writerId) {
+    return TableCommitter.of(table, writerId).operationType(write.operation()).schema(writeSchema)
+        .beforeCommit(lease::checkHeld);
   }
 
   /** The changes with the file group of each key the table holds in the partitions they touch. */

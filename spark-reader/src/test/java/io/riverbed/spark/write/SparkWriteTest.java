@@ -189,8 +189,8 @@ class SparkWriteTest {
     Dataset<Row> df = trips(new Object[] {"1", "d", "t", 1.0});
     assertThatThrownBy(() -> df.write().format("hudi").options(o).option("hoodie.index.type", "BLOOM").mode("append")
         .save(path)).isInstanceOf(InvalidTableException.class).hasMessageContaining("hoodie.index.type");
-    assertThatThrownBy(() -> write(df, path, o, "insert_overwrite", "append"))
-        .isInstanceOf(InvalidTableException.class).hasMessageContaining("insert_overwrite");
+    assertThatThrownBy(() -> write(df, path, o, "cluster", "append"))
+        .isInstanceOf(InvalidTableException.class).hasMessageContaining("cluster");
     assertThatThrownBy(() -> df.write().format("hudi").options(o).option("hoodie.datasource.hive_sync.enable", "true")
         .mode("append").save(path)).isInstanceOf(InvalidTableException.class)
         .hasMessageContaining("hoodie.datasource.hive_sync.enable");

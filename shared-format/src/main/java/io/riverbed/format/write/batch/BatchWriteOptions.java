@@ -6,8 +6,10 @@ import io.riverbed.format.record.KeyGeneratorOptions;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.write.WriteOptions;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -21,11 +23,14 @@ import java.util.TreeSet;
  * and the parallelism. A {@code hoodie.*} option this writer does not know, or a value it does not
  * support, is refused by name ({@link #fromMap}), so a Hudi job never silently loses a setting.
  *
- * @param operation {@value #OPERATION}: upsert (default), insert, bulk_insert or delete
+ * @param operation {@value #OPERATION}: upsert (default), insert, bulk_insert, delete, insert_overwrite,
+ *     insert_overwrite_table or delete_partition
  * @param tableType {@value #TABLE_TYPE}: the type of a table this write creates (default COPY_ON_WRITE)
  * @param tableName {@value #TABLE_NAME}: the name of a table this write creates; null if unset
  * @param deletesAll {@value #PAYLOAD_CLASS} is {@value #EMPTY_PAYLOAD}: every row of the batch is a delete
  * @param parallelism the shuffle parallelism option of the operation; 0 = the engine's default
+ * @param partitionsToDelete {@value #PARTITIONS_TO_DELETE} (delete_partition): partition paths, {@code *}
+ *     a wildcard; empty when unset (the partitions of the batch's rows are deleted then)
  * @param write file sizing, payload and precombine overrides, base file options
  * @param raw every option given, for the key generator of a new table
  */
@@ -35,6 +40,7 @@ public record BatchWriteOptions(
     String tableName,
     boolean deletesAll,
     int parallelism,
+    List<String> partitionsToDelete,
     WriteOptions write,
     Map<String, String> raw) {
 
@@ -48,13 +54,16 @@ public record BatchWriteOptions(
   public static final String INSERT_PARALLELISM = "hoodie.insert.shuffle.parallelism";
   public static final String BULK_INSERT_PARALLELISM = "hoodie.bulkinsert.shuffle.parallelism";
   public static final String DELETE_PARALLELISM = "hoodie.delete.shuffle.parallelism";
+  public static final String PARTITIONS_TO_DELETE = "hoodie.datasource.write.partitions.to.delete";
   public static final String HIVE_SYNC_ENABLED = "hoodie.datasource.hive_sync.enable";
   public static final String META_SYNC_ENABLED = "hoodie.datasource.meta.sync.enable";
   /** Hudi's payload class whose records are deletes. */
   public static final String EMPTY_PAYLOAD = "org.apache.hudi.common.model.EmptyHoodieRecordPayload";
 
   private static final Set<WriteOperationType> OPERATIONS = Set.of(WriteOperationType.UPSERT,
-      WriteOperationType.INSERT, WriteOperationType.BULK_INSERT, WriteOperationType.DELETE);
+      WriteOperationType.INSERT, WriteOperationType.BULK_INSERT, WriteOperationType.DELETE,
+      WriteOperationType.INSERT_OVERWRITE, WriteOperationType.INSERT_OVERWRITE_TABLE,
+      WriteOperationType.DELETE_PARTITION);
   /** Option prefixes Hudi's Spark writer reads that only configure Hive sync, accepted while sync is off. */
   private static final String HIVE_SYNC_PREFIX = "hoodie.datasource.hive_sync.";
   /** Hudi option prefixes of the reader, which Spark hands the writer too when a job sets them on the session. */
@@ -65,6 +74,7 @@ public record BatchWriteOptions(
   public static final Map<String, String[]> DESCRIPTIONS = descriptions();
 
   public BatchWriteOptions {
+    partitionsToDelete = List.copyOf(partitionsToDelete);
     raw = Map.copyOf(raw);
   }
 
@@ -91,7 +101,8 @@ public record BatchWriteOptions(
             + "sync the table after the write with riverbed-hive-sync (docs/HIVE_SYNC.md)");
       }
     }
-    return new BatchWriteOptions(operation, type, name, deletesAll, parallelism(conf, operation), write, conf);
+    return new BatchWriteOptions(operation, type, name, deletesAll, parallelism(conf, operation),
+        partitionsToDelete(conf.get(PARTITIONS_TO_DELETE)), write, conf);
   }
 
   /** The key generator options for a table this write creates (the table's own config decides for an existing one). */
@@ -104,6 +115,11 @@ public record BatchWriteOptions(
     return operation == WriteOperationType.UPSERT || operation == WriteOperationType.DELETE;
   }
 
+  /** True if the write replaces file groups (a replacecommit): the overwrite operations and delete_partition. */
+  public boolean replaces() {
+    return operation.isReplace();
+  }
+
   /** True if every change of the batch is a delete (the delete operation, or the empty payload class). */
   public boolean deletes() {
     return operation == WriteOperationType.DELETE || deletesAll;
@@ -112,7 +128,8 @@ public record BatchWriteOptions(
   private static WriteOperationType operation(String value) {
     return WriteOperationType.fromValue(value.trim()).filter(OPERATIONS::contains)
         .orElseThrow(() -> new InvalidTableException("option " + OPERATION + "='" + value + "' is not supported by "
-            + "Riverbed's Spark writer; it supports upsert, insert, bulk_insert and delete"));
+            + "Riverbed's Spark writer; it supports upsert, insert, bulk_insert, delete, insert_overwrite, "
+            + "insert_overwrite_table and delete_partition"));
   }
 
   private static TableType tableType(String value) {
@@ -126,7 +143,7 @@ public record BatchWriteOptions(
 
   private static int parallelism(Map<String, String> conf, WriteOperationType operation) {
     String key = switch (operation) {
-      case INSERT -> INSERT_PARALLELISM;
+      case INSERT, INSERT_OVERWRITE, INSERT_OVERWRITE_TABLE -> INSERT_PARALLELISM;
       case BULK_INSERT -> BULK_INSERT_PARALLELISM;
       case DELETE -> DELETE_PARALLELISM;
       default -> UPSERT_PARALLELISM;
@@ -144,6 +161,13 @@ public record BatchWriteOptions(
     } catch (NumberFormatException e) {
       throw new InvalidTableException("option " + key + "='" + value + "' is not a number of tasks (0 or more)");
     }
+  }
+
+  private static List<String> partitionsToDelete(String value) {
+    if (value == null || value.isBlank()) {
+      return List.of();
+    }
+    return Arrays.stream(value.split(",")).map(String::trim).filter(p -> !p.isEmpty()).toList();
   }
 
   private static void requireKnownOptions(Map<String, String> conf) {
@@ -180,13 +204,19 @@ public record BatchWriteOptions(
 
   private static Map<String, String[]> descriptions() {
     var d = new LinkedHashMap<String, String[]>();
-    d.put(OPERATION, new String[] {"upsert", "upsert, insert, bulk_insert or delete. insert and bulk_insert do not "
-        + "look existing keys up (as in Hudi); bulk_insert writes base files on MERGE_ON_READ too."});
+    d.put(OPERATION, new String[] {"upsert", "upsert, insert, bulk_insert, delete, insert_overwrite, "
+        + "insert_overwrite_table or delete_partition. insert and bulk_insert do not look existing keys up (as in "
+        + "Hudi); bulk_insert writes base files on MERGE_ON_READ too. insert_overwrite replaces the partitions the "
+        + "batch writes, insert_overwrite_table every partition, delete_partition the partitions named by "
+        + PARTITIONS_TO_DELETE + ": a replacecommit, as Hudi writes it."});
     d.put(TABLE_TYPE, new String[] {"COPY_ON_WRITE", "Type of a table the write creates; an existing table keeps its own."});
     d.put(TABLE_NAME, new String[] {"", "Name of a table the write creates (also " + WRITE_TABLE_NAME + ")."});
     d.put(UPSERT_PARALLELISM, new String[] {"0", "Tasks that write an upsert; 0 = the input's partition count."});
     d.put(INSERT_PARALLELISM, new String[] {"0", "Tasks that write an insert; 0 = the input's partition count."});
     d.put(BULK_INSERT_PARALLELISM, new String[] {"0", "Tasks that write a bulk_insert; 0 = the input's partition count."});
+    d.put(PARTITIONS_TO_DELETE, new String[] {"", "delete_partition: comma-separated partition paths to delete, "
+        + "* a wildcard (a/*); unset: the partitions of the batch's rows. A path the table does not have replaces "
+        + "nothing, as in Hudi."});
     d.put(DELETE_PARALLELISM, new String[] {"0", "Tasks that write a delete; 0 = the input's partition count."});
     d.put(HIVE_SYNC_ENABLED, new String[] {"false", "true is refused: Spark writes do not sync Hive yet (run "
         + "riverbed-hive-sync); the other hoodie.datasource.hive_sync.* options are accepted and ignored."});

@@ -1,6 +1,8 @@
 package io.riverbed.format.write.batch;
 
+import io.riverbed.format.InvalidTableException;
 import io.riverbed.format.table.TableExistsException;
+import io.riverbed.format.timeline.WriteOperationType;
 import java.util.Locale;
 import org.apache.hadoop.fs.Path;
 
@@ -9,6 +11,9 @@ import org.apache.hadoop.fs.Path;
  * the modes: {@link #OVERWRITE} replaces the table (the old one is deleted, a new one created),
  * {@link #APPEND} writes into the table or creates it, {@link #ERROR_IF_EXISTS} creates a table
  * and fails if there is one, {@link #IGNORE} creates a table and does nothing if there is one.
+ * Two operations change that, as in Hudi 0.15: {@code insert_overwrite_table} under
+ * {@link #OVERWRITE} keeps the table and replaces all its file groups, and {@code delete_partition}
+ * needs an existing table.
  */
 public enum SaveMode {
   APPEND, OVERWRITE, ERROR_IF_EXISTS, IGNORE;
@@ -35,6 +40,29 @@ public enum SaveMode {
       case "ignore" -> IGNORE;
       default -> throw new IllegalArgumentException("unknown save mode '" + name + "'");
     };
+  }
+
+  /**
+   * The step for a write of {@code operation} to a table path that holds a table or not.
+   *
+   * @throws TableExistsException for {@link #ERROR_IF_EXISTS} on an existing table
+   * @throws InvalidTableException for {@code delete_partition} where there is no table, or under
+   *     {@link #OVERWRITE} (Hudi would delete the table and then fail for want of one)
+   */
+  public Step step(Path basePath, boolean tableExists, WriteOperationType operation) {
+    if (operation == WriteOperationType.DELETE_PARTITION) {
+      if (!tableExists) {
+        throw new InvalidTableException("hudi: there is no Hudi table at " + basePath + " to delete partitions of");
+      }
+      if (this == OVERWRITE) {
+        throw new InvalidTableException("hudi: delete_partition with save mode Overwrite would delete the table at "
+            + basePath + " before deleting its partitions; write with mode Append");
+      }
+    }
+    if (operation == WriteOperationType.INSERT_OVERWRITE_TABLE && tableExists && this == OVERWRITE) {
+      return Step.WRITE;
+    }
+    return step(basePath, tableExists);
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.riverbed.format.write.batch;
 
 import io.riverbed.format.table.Table;
+import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.write.FileGroupPacker;
 import io.riverbed.format.write.TableWriter;
 import io.riverbed.format.write.WriteOptions;
@@ -45,6 +46,25 @@ public final class TaskWrite {
     }
   }
 
+  /** Where a task writes the keys the table does not hold yet. */
+  public enum Placement {
+    /** As the table's type writes them, topping up small file groups first (insert, upsert). */
+    TABLE_TYPE,
+    /** In base files whatever the table type, small base-only file groups first (bulk insert). */
+    BASE_FILES,
+    /** In base files of new file groups only: the overwrite operations, whose old file groups are replaced. */
+    NEW_FILE_GROUPS;
+
+    /** The placement of an operation's new keys, as Hudi 0.15's Spark writer places them. */
+    public static Placement of(WriteOperationType operation) {
+      return switch (operation) {
+        case BULK_INSERT -> BASE_FILES;
+        case INSERT_OVERWRITE, INSERT_OVERWRITE_TABLE -> NEW_FILE_GROUPS;
+        default -> TABLE_TYPE;
+      };
+    }
+  }
+
   private TaskWrite() {}
 
   /** The task, of {@code parallelism}, that writes {@code routed}. */
@@ -59,16 +79,20 @@ public final class TaskWrite {
    * Writes one task's changes into {@code instant}.
    *
    * @param schema the write schema the changes' records are in (no meta fields)
-   * @param baseFiles write new keys into base files whatever the table type (bulk insert)
+   * @param placement where new keys go
    */
-  public static CommitMessage write(Table table, Schema schema, WriteOptions options, boolean baseFiles, String instant,
-      int task, int parallelism, int attempt, Iterator<Routed> changes) {
+  public static CommitMessage write(Table table, Schema schema, WriteOptions options, Placement placement,
+      String instant, int task, int parallelism, int attempt, Iterator<Routed> changes) {
+    boolean baseFiles = placement != Placement.TABLE_TYPE;
     EncodedChange.Codec codec = new EncodedChange.Codec(schema);
     TableWriter.Builder<EncodedChange> builder = TableWriter.<EncodedChange>builder(table, schema, options)
         .task(task, parallelism, attempt)
         .bufferLimitBytes(BUFFER_LIMIT_BYTES);
-    FileGroupPacker packer = baseFiles ? FileGroupPacker.ofBaseFiles(() -> table, options, task, parallelism)
-        : FileGroupPacker.of(() -> table, options, task, parallelism);
+    FileGroupPacker packer = switch (placement) {
+      case TABLE_TYPE -> FileGroupPacker.of(() -> table, options, task, parallelism);
+      case BASE_FILES -> FileGroupPacker.ofBaseFiles(() -> table, options, task, parallelism);
+      case NEW_FILE_GROUPS -> FileGroupPacker.ofBaseFiles(() -> null, options, task, parallelism);
+    };
     TableWriter<EncodedChange> writer = (baseFiles ? builder.baseFiles() : builder)
         .build(() -> instant, (change, partition) -> codec.decode(change));
     while (changes.hasNext()) {

@@ -167,6 +167,17 @@ public final class TableCommitter {
    *     are lost), or the commit fails
    */
   public Optional<CommitMetadata> commit(Committable committable) {
+    return commit(committable, Map.of());
+  }
+
+  /**
+   * Commits {@code committable} as a replacecommit that also replaces {@code replacedFileIds}
+   * (partition to file ids, Hudi's {@code partitionToReplaceFileIds}); the replaced file groups
+   * count as touched for the conflict check, as Hudi counts them. As {@link #commit(Committable)}
+   * otherwise; the operation type must be one written as a replacecommit when any are given.
+   */
+  public Optional<CommitMetadata> commit(Committable committable,
+      Map<String, ? extends Collection<String>> replacedFileIds) {
     if (schema == null) {
       throw new IllegalStateException("no schema set for the committer of table " + table.basePath());
     }
@@ -200,6 +211,7 @@ public final class TableCommitter {
         offsets = Optional.of(offsets.map(o -> o.overlaidWith(news)).orElse(news));
       }
     }
+    replacedFileIds.forEach((p, ids) -> ids.forEach(id -> touched.add(new FileGroupId(p, id))));
     FileGroupConflicts.check(table, store, modified, instant.get(), writerId, touched);
 
     Map<String, String> extra = new LinkedHashMap<>();
@@ -218,6 +230,7 @@ public final class TableCommitter {
 
     WriteTransaction tx = WriteTransaction.resume(table, time, operationType);
     tx.addWriteStats(stats);
+    replacedFileIds.forEach(tx::addReplacedFileIds);
     CommitMetadata metadata = tx.commit(schema, extra);
     committedOffsets = offsets;
     afterCommitPoint.run();

@@ -41,11 +41,26 @@ class BatchWriteOptionsTest {
   }
 
   @Test
+  void replacingOperationsUseTheInsertParallelismAndNamedPartitions() {
+    var o = BatchWriteOptions.fromMap(Map.of("hoodie.datasource.write.operation", "INSERT_OVERWRITE_TABLE",
+        "hoodie.insert.shuffle.parallelism", "3"));
+    assertThat(o.operation()).isEqualTo(WriteOperationType.INSERT_OVERWRITE_TABLE);
+    assertThat(o.parallelism()).isEqualTo(3);
+    assertThat(o.replaces()).isTrue();
+    assertThat(o.looksUpKeys()).isFalse();
+    var d = BatchWriteOptions.fromMap(Map.of("hoodie.datasource.write.operation", "delete_partition",
+        "hoodie.datasource.write.partitions.to.delete", " 2015/01/*, ,2016/02/01 "));
+    assertThat(d.partitionsToDelete()).containsExactly("2015/01/*", "2016/02/01");
+    assertThat(d.deletes()).isFalse();
+    assertThat(BatchWriteOptions.fromMap(Map.of()).partitionsToDelete()).isEmpty();
+  }
+
+  @Test
   void unsupportedOptionsAndValuesAreRefusedByName() {
     assertThatThrownBy(() -> BatchWriteOptions.fromMap(Map.of("hoodie.index.type", "BLOOM", "hoodie.clustering.inline", "true")))
         .isInstanceOf(InvalidTableException.class).hasMessageContaining("hoodie.clustering.inline, hoodie.index.type");
-    assertThatThrownBy(() -> BatchWriteOptions.fromMap(Map.of("hoodie.datasource.write.operation", "insert_overwrite")))
-        .hasMessageContaining("'insert_overwrite' is not supported");
+    assertThatThrownBy(() -> BatchWriteOptions.fromMap(Map.of("hoodie.datasource.write.operation", "cluster")))
+        .hasMessageContaining("'cluster' is not supported");
     assertThatThrownBy(() -> BatchWriteOptions.fromMap(Map.of("hoodie.datasource.write.table.type", "MOR")))
         .hasMessageContaining("hoodie.datasource.write.table.type='MOR'");
     assertThatThrownBy(() -> BatchWriteOptions.fromMap(Map.of("hoodie.datasource.hive_sync.enable", "true")))

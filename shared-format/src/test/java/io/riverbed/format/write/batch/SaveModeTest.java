@@ -3,7 +3,9 @@ package io.riverbed.format.write.batch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.riverbed.format.InvalidTableException;
 import io.riverbed.format.table.TableExistsException;
+import io.riverbed.format.timeline.WriteOperationType;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
 
@@ -24,5 +26,26 @@ class SaveModeTest {
     assertThat(SaveMode.of("Ignore").step(BASE, true)).isEqualTo(SaveMode.Step.SKIP);
     assertThatThrownBy(() -> SaveMode.of("ErrorIfExists").step(BASE, true))
         .isInstanceOf(TableExistsException.class).hasMessageContaining("/lake/t");
+  }
+
+  @Test
+  void insertOverwriteTableUnderOverwriteKeepsTheTableAsHudiDoes() {
+    assertThat(SaveMode.OVERWRITE.step(BASE, true, WriteOperationType.INSERT_OVERWRITE_TABLE))
+        .isEqualTo(SaveMode.Step.WRITE);
+    assertThat(SaveMode.OVERWRITE.step(BASE, true, WriteOperationType.INSERT_OVERWRITE))
+        .isEqualTo(SaveMode.Step.REPLACE);
+    assertThat(SaveMode.APPEND.step(BASE, true, WriteOperationType.INSERT_OVERWRITE_TABLE))
+        .isEqualTo(SaveMode.Step.WRITE);
+    assertThat(SaveMode.OVERWRITE.step(BASE, false, WriteOperationType.INSERT_OVERWRITE_TABLE))
+        .isEqualTo(SaveMode.Step.CREATE);
+  }
+
+  @Test
+  void deletePartitionNeedsAnExistingTableAndRefusesOverwrite() {
+    assertThat(SaveMode.APPEND.step(BASE, true, WriteOperationType.DELETE_PARTITION)).isEqualTo(SaveMode.Step.WRITE);
+    assertThatThrownBy(() -> SaveMode.APPEND.step(BASE, false, WriteOperationType.DELETE_PARTITION))
+        .isInstanceOf(InvalidTableException.class).hasMessageContaining("no Hudi table at /lake/t");
+    assertThatThrownBy(() -> SaveMode.OVERWRITE.step(BASE, true, WriteOperationType.DELETE_PARTITION))
+        .isInstanceOf(InvalidTableException.class).hasMessageContaining("mode Append");
   }
 }
