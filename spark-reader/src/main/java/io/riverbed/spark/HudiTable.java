@@ -2,10 +2,12 @@ package io.riverbed.spark;
 
 import io.riverbed.spark.sql.CatalogEntry;
 import io.riverbed.spark.sql.HudiWriteBuilder;
+import io.riverbed.spark.sql.SqlWrite;
 import io.riverbed.spark.sql.TablePartitions;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
+import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.InternalRow;
 import org.apache.spark.sql.connector.catalog.SupportsPartitionManagement;
 import org.apache.spark.sql.connector.catalog.SupportsRead;
@@ -21,10 +23,11 @@ import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.util.CaseInsensitiveStringMap;
 
 /**
- * A loaded Hudi table as Spark sees it: batch reads, SQL writes ({@code INSERT INTO}, CTAS) through
+ * A loaded Hudi table as Spark sees it: batch reads, SQL writes ({@code INSERT INTO}, {@code INSERT
+ * OVERWRITE}, CTAS, {@code DROP PARTITION}) through
  * Spark's V1 write fallback into the same batch writer as {@code df.write}, and its partitions
  * ({@code SHOW PARTITIONS}). It accepts any query schema: meta columns and the column order are
- * resolved by {@link HudiWriteBuilder}, as Hudi's SQL layer resolves them.
+ * resolved by {@link SqlWrite}, as Hudi's SQL layer resolves them.
  */
 public final class HudiTable implements SupportsRead, SupportsWrite, SupportsPartitionManagement {
   private final LoadedTable table;
@@ -91,9 +94,11 @@ public final class HudiTable implements SupportsRead, SupportsWrite, SupportsPar
     throw partitions.unsupported("ALTER TABLE ADD PARTITION");
   }
 
+  /** {@code ALTER TABLE t DROP PARTITION (...)}: Hudi's {@code delete_partition}, a replacecommit of its file groups. */
   @Override
   public boolean dropPartition(InternalRow ident) {
-    throw partitions.unsupported("ALTER TABLE DROP PARTITION");
+    SqlWrite.deletePartition(table, entry, SparkSession.active(), partitions.pathOf(ident));
+    return true;
   }
 
   @Override

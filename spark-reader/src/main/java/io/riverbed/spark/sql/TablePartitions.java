@@ -4,7 +4,7 @@ import io.riverbed.format.TableException;
 import io.riverbed.format.record.PartitionPaths;
 import io.riverbed.format.table.TableConfig;
 import io.riverbed.spark.LoadedTable;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -44,11 +44,24 @@ public final class TablePartitions {
 
   /** The partitions whose values in {@code names} equal those of {@code ident} (all of them for no names). */
   public InternalRow[] list(String[] names, InternalRow ident) {
+    return identifiers().values().stream().filter(row -> matches(row, names, ident))
+        .map(GenericInternalRow::new).toArray(InternalRow[]::new);
+  }
+
+  /** The partition path of a partition {@link #list} gave. */
+  public String pathOf(InternalRow ident) {
+    String[] names = schema.fieldNames();
+    return identifiers().entrySet().stream().filter(e -> matches(e.getValue(), names, ident)).map(Map.Entry::getKey)
+        .findFirst().orElseThrow(() -> new TableException(tableName + ": no partition " + ident));
+  }
+
+  /** Partition path → the partition's values, typed, for the partitions holding live file slices. */
+  private Map<String, Object[]> identifiers() {
     TableConfig config = table.table().config();
     List<String> fields = config.partitionFields();
     TreeSet<String> paths = new TreeSet<>();
     table.plan().splits().forEach(s -> paths.add(s.slice().partitionPath()));
-    List<InternalRow> rows = new ArrayList<>();
+    Map<String, Object[]> out = new LinkedHashMap<>();
     for (String path : paths) {
       Map<String, String> values = PartitionPaths.parse(path, fields, config.hiveStylePartitioning(),
           config.urlEncodePartitioning());
@@ -57,11 +70,9 @@ public final class TablePartitions {
         StructField f = schema.fields()[i];
         row[i] = typed(values.get(f.name()), f, path);
       }
-      if (matches(row, names, ident)) {
-        rows.add(new GenericInternalRow(row));
-      }
+      out.put(path, row);
     }
-    return rows.toArray(InternalRow[]::new);
+    return out;
   }
 
   /** The error for a partition statement Riverbed does not run on this table. */

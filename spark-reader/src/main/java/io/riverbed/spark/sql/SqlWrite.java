@@ -26,19 +26,20 @@ import org.apache.spark.sql.types.StructType;
 import scala.collection.JavaConverters;
 
 /**
- * One SQL write into a Hudi table, as Apache Hudi 0.15's {@code InsertIntoHoodieTableCommand}
- * does it: the query's meta columns are dropped, its columns are matched to the table's data
+ * The SQL writes into a Hudi table ({@code INSERT INTO}, {@code INSERT OVERWRITE}, the write of a
+ * CTAS, {@code ALTER TABLE DROP PARTITION}), as Apache Hudi 0.15's {@code InsertIntoHoodieTableCommand}
+ * and {@code AlterHoodieTableDropPartitionCommand} do them: the query's meta columns are dropped, its columns are matched to the table's data
  * columns by position (partition columns last, static {@code PARTITION (p = v)} values already in
  * place) or, for a CTAS, by name, and cast to the table's types; the operation comes from the
  * session's and the table's {@code hoodie.*} settings ({@link SqlInsertOperation}); the rows then
  * go through {@link BatchWrite}, as a {@code df.write} with those settings as options would.
  */
-public final class SqlInsert {
+public final class SqlWrite {
   /** Reader settings a catalog table may carry, which are no write options. */
   private static final List<String> NOT_WRITE_OPTIONS = List.of(RiverbedCatalog.QUERY_AS_RO_TABLE,
-      BatchWriteOptions.OPERATION);
+      BatchWriteOptions.OPERATION, BatchWriteOptions.PARTITIONS_TO_DELETE);
 
-  private SqlInsert() {}
+  private SqlWrite() {}
 
   /**
    * {@code INSERT INTO}: appends {@code data} with the operation the settings choose; the write of
@@ -50,15 +51,32 @@ public final class SqlInsert {
         entry.createdAsSelect() ? WriteOperationType.BULK_INSERT : SqlInsertOperation.of(settings));
   }
 
-  static void write(LoadedTable table, CatalogEntry entry, Dataset<Row> data, Map<String, String> settings,
+  /** {@code INSERT OVERWRITE}: {@code insert_overwrite} of the partitions written, or {@code insert_overwrite_table}. */
+  public static void overwrite(LoadedTable table, CatalogEntry entry, Dataset<Row> data, WriteOperationType operation) {
+    write(table, entry, data, settings(data.sparkSession(), entry), operation);
+  }
+
+  /** {@code ALTER TABLE t DROP PARTITION (...)}: a {@code delete_partition} of the partition at {@code partitionPath}. */
+  public static void deletePartition(LoadedTable table, CatalogEntry entry, SparkSession spark, String partitionPath) {
+    Map<String, String> options = writeOptions(table, settings(spark, entry), WriteOperationType.DELETE_PARTITION);
+    options.put(BatchWriteOptions.PARTITIONS_TO_DELETE, partitionPath);
+    BatchWrite.run(spark, spark.createDataFrame(List.of(), dataColumns(table)), options, SaveMode.APPEND);
+  }
+
+  private static void write(LoadedTable table, CatalogEntry entry, Dataset<Row> data, Map<String, String> settings,
       WriteOperationType operation) {
     Dataset<Row> aligned = align(entry, dataColumns(table), data);
+    BatchWrite.run(data.sparkSession(), aligned, writeOptions(table, settings, operation), SaveMode.APPEND);
+  }
+
+  private static Map<String, String> writeOptions(LoadedTable table, Map<String, String> settings,
+      WriteOperationType operation) {
     Map<String, String> options = new HashMap<>(settings);
     SqlInsertOperation.KEYS.forEach(options::remove);
     NOT_WRITE_OPTIONS.forEach(options::remove);
     options.put("path", table.table().basePath().toString());
     options.put(BatchWriteOptions.OPERATION, operation.value());
-    BatchWrite.run(data.sparkSession(), aligned, options, SaveMode.APPEND);
+    return options;
   }
 
   /** The table's columns a write fills: every column but the meta columns, partition columns last. */
