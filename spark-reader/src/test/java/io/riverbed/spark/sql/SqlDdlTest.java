@@ -52,6 +52,13 @@ class SqlDdlTest {
     return Files.createTempDirectory("sql-ddl").resolve("t").toUri().toString();
   }
 
+  /** Runs {@code CREATE TABLE <definition> LOCATION '<a new folder>'} and returns the folder. */
+  static String createAt(String definition) throws Exception {
+    String location = newLocation();
+    spark.sql("CREATE TABLE " + definition + " LOCATION '" + location + "'");
+    return location;
+  }
+
   static Table table(String location) throws Exception {
     org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(location);
     FileSystem fs = path.getFileSystem(new Configuration());
@@ -65,10 +72,8 @@ class SqlDdlTest {
 
   @Test
   void createTableWritesHoodiePropertiesAsHudiSqlDoes() throws Exception {
-    String location = newLocation();
-    spark.sql("CREATE TABLE trips (id INT, name STRING, price DOUBLE, ts BIGINT, dt STRING) USING hudi "
-        + "PARTITIONED BY (dt) TBLPROPERTIES (primaryKey = 'id', preCombineField = 'ts', type = 'cow') "
-        + "LOCATION '" + location + "'");
+    String location = createAt("trips (id INT, name STRING, price DOUBLE, ts BIGINT, dt STRING) USING hudi "
+        + "PARTITIONED BY (dt) TBLPROPERTIES (primaryKey = 'id', preCombineField = 'ts', type = 'cow')");
     Map<String, String> properties = table(location).config().properties();
     assertThat(properties)
         .containsEntry("hoodie.table.name", "trips")
@@ -106,9 +111,8 @@ class SqlDdlTest {
 
   @Test
   void insertIntoOperationFollowsTheSessionAndTableSettings() throws Exception {
-    String location = newLocation();
-    spark.sql("CREATE TABLE ops (id INT, name STRING, ts BIGINT) USING hudi "
-        + "TBLPROPERTIES (primaryKey = 'id', preCombineField = 'ts') LOCATION '" + location + "'");
+    String location = createAt("ops (id INT, name STRING, ts BIGINT) USING hudi "
+        + "TBLPROPERTIES (primaryKey = 'id', preCombineField = 'ts')");
     // Hudi 0.14+: INSERT INTO is an insert unless hoodie.spark.sql.insert.into.operation says otherwise
     spark.sql("INSERT INTO ops VALUES (1, 'first', 1), (2, 'other', 1)");
     spark.sql("SET hoodie.spark.sql.insert.into.operation = upsert");
@@ -135,10 +139,9 @@ class SqlDdlTest {
 
   @Test
   void aMergeOnReadTableTakesUpsertsIntoLogs() throws Exception {
-    String location = newLocation();
-    spark.sql("CREATE TABLE mor_sql (id INT, name STRING, ts BIGINT, dt STRING) USING hudi PARTITIONED BY (dt) "
+    String location = createAt("mor_sql (id INT, name STRING, ts BIGINT, dt STRING) USING hudi PARTITIONED BY (dt) "
         + "TBLPROPERTIES (primaryKey = 'id', preCombineField = 'ts', type = 'mor', "
-        + "'hoodie.spark.sql.insert.into.operation' = 'upsert') LOCATION '" + location + "'");
+        + "'hoodie.spark.sql.insert.into.operation' = 'upsert')");
     spark.sql("INSERT INTO mor_sql VALUES (1, 'a', 1, 'p1'), (2, 'b', 1, 'p1')");
     spark.sql("INSERT INTO mor_sql VALUES (1, 'a2', 2, 'p1'), (2, 'stale', 0, 'p1')");
     assertThat(table(location).config().type().name()).isEqualTo("MERGE_ON_READ");
@@ -177,9 +180,8 @@ class SqlDdlTest {
 
   @Test
   void addColumnsCommitsTheNewSchema() throws Exception {
-    String location = newLocation();
-    spark.sql("CREATE TABLE evolve (id INT, qty INT, ts BIGINT) USING hudi "
-        + "TBLPROPERTIES (primaryKey = 'id', preCombineField = 'ts') LOCATION '" + location + "'");
+    String location = createAt("evolve (id INT, qty INT, ts BIGINT) USING hudi "
+        + "TBLPROPERTIES (primaryKey = 'id', preCombineField = 'ts')");
     spark.sql("INSERT INTO evolve VALUES (1, 5, 1)");
     spark.sql("ALTER TABLE evolve ADD COLUMNS (note STRING)");
     Instant last = table(location).refreshTimeline().completed().last().orElseThrow();
@@ -198,9 +200,7 @@ class SqlDdlTest {
 
   @Test
   void renameFollowsInHoodieProperties() throws Exception {
-    String location = newLocation();
-    spark.sql("CREATE TABLE before_rename (id INT, v STRING) USING hudi TBLPROPERTIES (primaryKey = 'id') "
-        + "LOCATION '" + location + "'");
+    String location = createAt("before_rename (id INT, v STRING) USING hudi TBLPROPERTIES (primaryKey = 'id')");
     spark.sql("INSERT INTO before_rename VALUES (1, 'x')");
     spark.sql("ALTER TABLE before_rename RENAME TO after_rename");
     assertThat(table(location).config().name()).isEqualTo("after_rename");
@@ -225,16 +225,14 @@ class SqlDdlTest {
 
   @Test
   void insertOverwriteReplacesTheTableOrThePartitionGiven() throws Exception {
-    String flat = newLocation();
-    spark.sql("CREATE TABLE flat (id INT, v STRING) USING hudi TBLPROPERTIES (primaryKey = 'id') LOCATION '" + flat + "'");
+    String flat = createAt("flat (id INT, v STRING) USING hudi TBLPROPERTIES (primaryKey = 'id')");
     spark.sql("INSERT INTO flat VALUES (1, 'old'), (2, 'old')");
     spark.sql("INSERT OVERWRITE flat SELECT 3, 'new'");
     assertThat(rows("SELECT id, v FROM flat")).containsExactly("[3,new]");
     assertThat(operations(flat)).containsExactly("insert", "insert_overwrite_table");
 
-    String parted = newLocation();
-    spark.sql("CREATE TABLE parted (id INT, v STRING, dt STRING) USING hudi PARTITIONED BY (dt) "
-        + "TBLPROPERTIES (primaryKey = 'id') LOCATION '" + parted + "'");
+    String parted = createAt("parted (id INT, v STRING, dt STRING) USING hudi PARTITIONED BY (dt) "
+        + "TBLPROPERTIES (primaryKey = 'id')");
     spark.sql("INSERT INTO parted VALUES (1, 'old', 'a'), (2, 'old', 'b')");
     spark.sql("INSERT OVERWRITE parted PARTITION (dt = 'a') SELECT 3, 'new'");
     assertThat(rows("SELECT id, v, dt FROM parted")).containsExactly("[2,old,b]", "[3,new,a]");
@@ -258,9 +256,8 @@ class SqlDdlTest {
 
   @Test
   void dropPartitionDeletesItsFileGroups() throws Exception {
-    String location = newLocation();
-    spark.sql("CREATE TABLE droppable (id INT, v STRING, dt STRING) USING hudi PARTITIONED BY (dt) "
-        + "TBLPROPERTIES (primaryKey = 'id', type = 'mor') LOCATION '" + location + "'");
+    String location = createAt("droppable (id INT, v STRING, dt STRING) USING hudi PARTITIONED BY (dt) "
+        + "TBLPROPERTIES (primaryKey = 'id', type = 'mor')");
     spark.sql("INSERT INTO droppable VALUES (1, 'x', 'a'), (2, 'y', 'b')");
     spark.sql("ALTER TABLE droppable DROP PARTITION (dt = 'a')");
     assertThat(rows("SELECT id, dt FROM droppable")).containsExactly("[2,b]");
