@@ -11,6 +11,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import io.riverbed.spark.sql.CatalogEntry;
+import io.riverbed.spark.sql.TableAlteration;
+import io.riverbed.spark.sql.TableCreation;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
@@ -29,20 +32,22 @@ import org.apache.spark.sql.types.StructType;
  * Spark's session catalog ({@code spark.sql.catalog.spark_catalog=io.riverbed.spark.RiverbedCatalog})
  * with Riverbed's reader behind tables whose provider is {@code hudi}: Spark 3.5 resolves a
  * metastore table of a DataSource V2-only provider only through a session catalog, so without it
- * {@code SELECT ... FROM lake.trips} cannot reach Riverbed. Every other table is the delegate's.
+ * {@code SELECT ... FROM lake.trips} cannot reach Riverbed. It also runs Hudi's SQL DDL on such
+ * tables: {@code CREATE TABLE} (new or over an existing table), CTAS, {@code ALTER TABLE} (rename,
+ * properties, added and widened columns). Every other table is the delegate's.
  */
 public class RiverbedCatalog extends DelegatingCatalogExtension {
   /** Hudi's table (or serde) property that marks the read-optimized table of a MERGE_ON_READ table ({@code _ro}). */
   public static final String QUERY_AS_RO_TABLE = "hoodie.query.as.ro.table";
 
-  private static final Set<String> PROVIDERS = Set.of("hudi", "riverbed",
+  private static final Set<String> PROVIDERS = Set.of("hudi", "riverbed", "org.apache.hudi",
       HudiDataSource.class.getName().toLowerCase(Locale.ROOT), RiverbedDataSource.class.getName().toLowerCase(Locale.ROOT));
   /** Storage properties a metastore table carries that are not read options. */
   private static final Set<String> NOT_READ_OPTIONS = Set.of(QUERY_AS_RO_TABLE, "serialization.format");
   private static final DateTimeFormatter SECONDS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
   private static final DateTimeFormatter MILLIS = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSS");
 
-  /** Whether Riverbed reads a table with this provider ({@code USING hudi}, {@code riverbed} or our class names). */
+  /** Whether Riverbed reads a table with this provider ({@code USING hudi}, {@code org.apache.hudi}, {@code riverbed} or our class names). */
   public static boolean isHudiProvider(String provider) {
     return provider != null && PROVIDERS.contains(provider.toLowerCase(Locale.ROOT));
   }
@@ -50,14 +55,14 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
   @Override
   public Table loadTable(Identifier ident) throws NoSuchTableException {
     Table table = super.loadTable(ident);
-    return isHudi(table) ? open(ident, table, Map.of()) : table;
+    return isHudi(table) ? open(ident, table, Map.of(), false) : table;
   }
 
   /** {@code VERSION AS OF 'v'}: the table as of instant {@code v} (Hudi's {@code as.of.instant}). */
   @Override
   public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
     Table table = super.loadTable(ident);
-    return isHudi(table) ? open(ident, table, Map.of(ReadOption.AS_OF_INSTANT.key(), version)) : super.loadTable(ident, version);
+    return isHudi(table) ? open(ident, table, Map.of(ReadOption.AS_OF_INSTANT.key(), version), false) : super.loadTable(ident, version);
   }
 
   /**
@@ -74,13 +79,15 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
     ZoneId zone = ZoneId.of(SparkSession.active().sessionState().conf().sessionLocalTimeZone());
     Instant at = Instant.EPOCH.plus(timestampMicros, ChronoUnit.MICROS);
     String asOf = (timestampMicros % 1_000_000 == 0 ? SECONDS : MILLIS).format(at.atZone(zone));
-    return open(ident, table, Map.of(ReadOption.AS_OF_INSTANT.key(), asOf));
+    return open(ident, table, Map.of(ReadOption.AS_OF_INSTANT.key(), asOf), false);
   }
 
   /**
-   * {@code CREATE TABLE t USING hudi LOCATION '<base path>'} registers an existing table: the
-   * schema and partition columns are the table's, a schema or partitioning given in the statement
-   * must agree with them, and the location must hold a Hudi table (Riverbed's Spark side does not write).
+   * {@code CREATE TABLE t USING hudi}: over a LOCATION that holds a Hudi table, registers it (the
+   * schema and partition columns are the table's; a schema or partitioning given in the statement
+   * must agree with them); otherwise creates the table from the columns, {@code PARTITIONED BY}
+   * and {@code TBLPROPERTIES} given ({@link TableCreation}), at the LOCATION or, for a managed
+   * table, under the warehouse, and registers it. The table returned is the one a CTAS writes into.
    */
   @Override
   public Table createTable(Identifier ident, Column[] columns, Transform[] partitions, Map<String, String> properties)
@@ -89,10 +96,29 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
       return super.createTable(ident, columns, partitions, properties);
     }
     String location = properties.get(TableCatalog.PROP_LOCATION);
-    if (location == null || location.isBlank()) {
-      throw new TableException("CREATE TABLE " + ident + " USING hudi: give LOCATION '<base path of an existing table>'; "
-          + "Riverbed's Spark reader registers existing Hudi tables, it does not create them (write with Riverbed's Flink writer)");
+    boolean located = location != null && !location.isBlank();
+    if (located && (columns.length == 0 || holdsTable(location))) {
+      return registerExisting(ident, columns, partitions, properties, location);
     }
+    StructType schema = CatalogV2Util.v2ColumnsToStructType(columns);
+    if (schema.isEmpty()) {
+      throw new TableException("CREATE TABLE " + ident + " USING hudi: give the table's columns to create it, "
+          + "or LOCATION '<base path of an existing table>' to register one");
+    }
+    Table registered = super.createTable(ident, new Column[0], new Transform[0], properties);
+    String base = registered.properties().get(TableCatalog.PROP_LOCATION);
+    try {
+      TableCreation.create(database(ident), tableName(ident.name()), schema, partitions, properties, base,
+          SparkSession.active().sessionState().newHadoopConf());
+    } catch (RuntimeException e) {
+      super.dropTable(ident);
+      throw e;
+    }
+    return open(ident, registered, Map.of(), true);
+  }
+
+  private Table registerExisting(Identifier ident, Column[] columns, Transform[] partitions,
+      Map<String, String> properties, String location) throws TableAlreadyExistsException, NoSuchNamespaceException {
     LoadedTable table;
     try {
       table = HudiDataSource.open(readOptions(properties, Map.of()));
@@ -112,8 +138,8 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
       throw new TableException("CREATE TABLE " + ident + " USING hudi LOCATION '" + location + "': PARTITIONED BY "
           + givenPartitions + " is not the table's partitioning " + partitionColumns);
     }
-    super.createTable(ident, new Column[0], new Transform[0], properties);
-    return new HudiTable(table);
+    Table registered = super.createTable(ident, new Column[0], new Transform[0], properties);
+    return new HudiTable(table, new CatalogEntry(ident.toString(), registered.properties(), false));
   }
 
   @Override
@@ -122,18 +148,43 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
     return createTable(ident, CatalogV2Util.structTypeToV2Columns(schema), partitions, properties);
   }
 
-  /** Table properties may change ({@code hoodie.query.as.ro.table} among them); columns are the table's own. */
+  /**
+   * Table properties are the catalog's ({@code hoodie.query.as.ro.table} among them; {@code hoodie.*}
+   * ones are settings of later SQL writes); column changes are committed to the table
+   * ({@link TableAlteration}).
+   */
   @Override
   public Table alterTable(Identifier ident, TableChange... changes) throws NoSuchTableException {
-    if (isHudi(super.loadTable(ident))) {
-      for (TableChange change : changes) {
-        if (!(change instanceof TableChange.SetProperty) && !(change instanceof TableChange.RemoveProperty)) {
-          throw new TableException("ALTER TABLE " + ident + ": " + change.getClass().getSimpleName() + " is not supported; "
-              + "the columns of a hudi table come from its commits (Riverbed's Spark reader does not write)");
-        }
+    Table catalogTable = super.loadTable(ident);
+    if (!isHudi(catalogTable)) {
+      return super.alterTable(ident, changes);
+    }
+    List<TableChange> columnChanges = Arrays.stream(changes).filter(TableAlteration::isColumnChange).toList();
+    List<TableChange> others = Arrays.stream(changes).filter(c -> !TableAlteration.isColumnChange(c)).toList();
+    for (TableChange change : others) {
+      if (!(change instanceof TableChange.SetProperty) && !(change instanceof TableChange.RemoveProperty)) {
+        throw new TableException("ALTER TABLE " + ident + ": " + change.getClass().getSimpleName() + " is not supported "
+            + "on a hudi table");
       }
     }
-    return super.alterTable(ident, changes);
+    if (!columnChanges.isEmpty()) {
+      LoadedTable loaded = ((HudiTable) open(ident, catalogTable, Map.of(), false)).loaded();
+      TableAlteration.alterColumns(ident.toString(), loaded.table(), columnChanges,
+          "Spark application " + SparkSession.active().sparkContext().applicationId());
+    }
+    Table altered = others.isEmpty() ? catalogTable : super.alterTable(ident, others.toArray(TableChange[]::new));
+    return open(ident, altered, Map.of(), false);
+  }
+
+  /** {@code ALTER TABLE t RENAME TO u}: the catalog entry (and a managed table's folder), then {@code hoodie.table.name}. */
+  @Override
+  public void renameTable(Identifier oldIdent, Identifier newIdent) throws NoSuchTableException, TableAlreadyExistsException {
+    super.renameTable(oldIdent, newIdent);
+    Table renamed = super.loadTable(newIdent);
+    if (isHudi(renamed)) {
+      TableAlteration.rename(((HudiTable) open(newIdent, renamed, Map.of(), false)).loaded().table(),
+          tableName(newIdent.name()));
+    }
   }
 
   private static boolean isHudi(Table table) {
@@ -141,9 +192,10 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
   }
 
   /** Riverbed's table for a catalog table, planned now (every query resolves the table anew). */
-  private static Table open(Identifier ident, Table catalogTable, Map<String, String> extra) {
+  private static Table open(Identifier ident, Table catalogTable, Map<String, String> extra, boolean createdAsSelect) {
     try {
-      return new HudiTable(HudiDataSource.open(readOptions(catalogTable.properties(), extra)));
+      return new HudiTable(HudiDataSource.open(readOptions(catalogTable.properties(), extra)),
+          new CatalogEntry(ident.toString(), catalogTable.properties(), createdAsSelect));
     } catch (TableException e) {
       throw new TableException("table " + ident + ": " + e.getMessage(), e);
     }
@@ -171,6 +223,25 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
     }
     options.putAll(extra);
     return options;
+  }
+
+  private static boolean holdsTable(String location) {
+    try {
+      org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(location);
+      return io.riverbed.format.table.Table.exists(path.getFileSystem(SparkSession.active().sessionState().newHadoopConf()), path);
+    } catch (java.io.IOException e) {
+      throw new TableException("cannot reach the file system of " + location + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String database(Identifier ident) {
+    return ident.namespace().length > 0 ? tableName(ident.namespace()[ident.namespace().length - 1])
+        : SparkSession.active().sessionState().catalog().getCurrentDatabase();
+  }
+
+  /** A name as Spark's session catalog stores it: lower case unless the session is case-sensitive. */
+  private static String tableName(String name) {
+    return SparkSession.active().sessionState().conf().caseSensitiveAnalysis() ? name : name.toLowerCase(Locale.ROOT);
   }
 
   private static boolean sameColumns(StructType a, StructType b) {

@@ -1,7 +1,9 @@
 package io.riverbed.spark;
 
 import io.riverbed.format.docs.OptionsPage;
+import io.riverbed.format.table.SqlTableProperties;
 import io.riverbed.format.write.batch.BatchWriteOptions;
+import io.riverbed.format.write.batch.SqlInsertOperation;
 
 /**
  * The {@code spark-reader} section of {@code docs/OPTIONS.md}: the DataSource's read options
@@ -31,6 +33,14 @@ public final class SparkOptionReference {
         + "refused by name. Save modes: `Overwrite` replaces the table, `Append` writes or creates it, `ErrorIfExists`\n"
         + "fails on an existing table, `Ignore` leaves it alone.\n\n"
         + OptionsPage.optionTable(BatchWriteOptions.DESCRIPTIONS)
+        + "\n### Spark SQL table properties (`SqlTableProperties`)\n\n"
+        + "`CREATE TABLE t (...) USING hudi TBLPROPERTIES (key = value)` through `RiverbedCatalog`: Hudi's SQL names\n"
+        + "(or the write option names given with each). Other `hoodie.*` properties stay in the catalog and are\n"
+        + "options of every later `INSERT INTO` the table.\n\n"
+        + OptionsPage.optionTable(SqlTableProperties.DESCRIPTIONS)
+        + "\n### Spark SQL `INSERT INTO` settings (`SqlInsertOperation`)\n\n"
+        + "Read from the session (`SET key = value`) and the table's properties (which win).\n\n"
+        + OptionsPage.optionTable(SqlInsertOperation.DESCRIPTIONS)
         + "\n### `riverbed-read` (`io.riverbed.spark.ReadMain`)\n\n"
         + OptionsPage.codeBlock(ReadMain.USAGE);
   }

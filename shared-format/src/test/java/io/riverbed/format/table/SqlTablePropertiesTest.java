@@ -1,0 +1,61 @@
+package io.riverbed.format.table;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.riverbed.format.InvalidTableException;
+import java.util.List;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.junit.jupiter.api.Test;
+
+/** The table a SQL CREATE TABLE's properties define, as Hudi 0.15's SQL layer reads them. */
+class SqlTablePropertiesTest {
+  static final Schema SCHEMA = SchemaBuilder.record("trips_record").namespace("hoodie.trips").fields()
+      .requiredInt("id").requiredString("region").optionalLong("ts").optionalString("dt").endRecord();
+
+  @Test
+  void sqlNamesMakeTheTableConfigHudiSqlWrites() {
+    SqlTableProperties sql = SqlTableProperties.of("CREATE TABLE t",
+        Map.of("primaryKey", "id", "preCombineField", "ts", "type", "MOR"), List.of("dt"));
+    Map<String, String> config = sql.toConfig("CREATE TABLE t", "lake", "trips", SCHEMA).properties();
+    assertThat(config)
+        .containsEntry("hoodie.table.name", "trips")
+        .containsEntry("hoodie.database.name", "lake")
+        .containsEntry("hoodie.table.type", "MERGE_ON_READ")
+        .containsEntry("hoodie.table.recordkey.fields", "id")
+        .containsEntry("hoodie.table.precombine.field", "ts")
+        .containsEntry("hoodie.table.partition.fields", "dt")
+        .containsEntry("hoodie.table.keygenerator.class", "org.apache.hudi.keygen.SimpleKeyGenerator")
+        .containsEntry("hoodie.datasource.write.hive_style_partitioning", "true")
+        .containsEntry("hoodie.table.checksum", String.valueOf(TableConfig.checksumOf("lake", "trips")));
+  }
+
+  @Test
+  void writeOptionNamesWorkAndTheKeyGeneratorFollowsTheColumns() {
+    SqlTableProperties sql = SqlTableProperties.of("CREATE TABLE t", Map.of(
+        "hoodie.datasource.write.recordkey.field", "id,region", "hoodie.datasource.write.table.type", "COPY_ON_WRITE",
+        "hoodie.datasource.write.hive_style_partitioning", "false"), List.of("dt"));
+    assertThat(sql.type()).isEqualTo(TableType.COPY_ON_WRITE);
+    assertThat(sql.precombineField()).isNull();
+    assertThat(sql.keys().hiveStylePartitioning()).isFalse();
+    assertThat(sql.toConfig("CREATE TABLE t", null, "trips", SCHEMA).keyGeneratorClass())
+        .contains("org.apache.hudi.keygen.ComplexKeyGenerator");
+    assertThat(SqlTableProperties.of("CREATE TABLE t", Map.of("primaryKey", "id"), List.of())
+        .toConfig("CREATE TABLE t", null, "trips", SCHEMA).keyGeneratorClass())
+        .contains("org.apache.hudi.keygen.NonpartitionedKeyGenerator");
+  }
+
+  @Test
+  void whatRiverbedCannotCreateIsRefusedNamingTheProperty() {
+    assertThatThrownBy(() -> SqlTableProperties.of("CREATE TABLE t", Map.of(), List.of()))
+        .isInstanceOf(InvalidTableException.class).hasMessageStartingWith("CREATE TABLE t: TBLPROPERTIES (primaryKey");
+    assertThatThrownBy(() -> SqlTableProperties.of("CREATE TABLE t", Map.of("primaryKey", "id", "type", "x"), List.of()))
+        .isInstanceOf(InvalidTableException.class).hasMessageContaining("type = 'x' is neither 'cow' nor 'mor'");
+    SqlTableProperties noSuchColumn = SqlTableProperties.of("CREATE TABLE t",
+        Map.of("primaryKey", "id", "preCombineField", "updated"), List.of());
+    assertThatThrownBy(() -> noSuchColumn.toConfig("CREATE TABLE t", null, "trips", SCHEMA))
+        .isInstanceOf(InvalidTableException.class).hasMessageStartingWith("CREATE TABLE t: ").hasMessageContaining("updated");
+  }
+}

@@ -1,0 +1,124 @@
+package io.riverbed.spark.sql;
+
+import io.riverbed.format.InvalidTableException;
+import io.riverbed.format.record.TableSchemas;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableProperty;
+import io.riverbed.format.table.TableSchemaResolver;
+import io.riverbed.format.timeline.WriteOperationType;
+import io.riverbed.format.write.WriterLease;
+import io.riverbed.format.write.commit.Committable;
+import io.riverbed.format.write.commit.TableCommitter;
+import io.riverbed.spark.write.SparkAvroSchema;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.avro.JsonProperties;
+import org.apache.avro.Schema;
+import org.apache.spark.sql.connector.catalog.TableChange;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.StructType;
+
+/**
+ * {@code ALTER TABLE} on a Hudi table as Apache Hudi 0.15 does it without schema-on-read: new
+ * nullable columns at the end ({@code ADD COLUMNS}) are committed to the table as an
+ * {@code alter_schema} commit (a {@code commit}, or {@code deltacommit} on MERGE_ON_READ) with no
+ * files and the new schema in its metadata, so every reader sees them; a rename sets
+ * {@code hoodie.table.name}.
+ */
+public final class TableAlteration {
+  private static final Duration LEASE_TIMEOUT = Duration.ofSeconds(60);
+  private TableAlteration() {}
+
+  /** Whether Riverbed changes a table's schema for this change (the others are the catalog's, or refused). */
+  public static boolean isColumnChange(TableChange change) {
+    return change instanceof TableChange.ColumnChange;
+  }
+
+  /**
+   * Commits the schema {@code changes} make to the table's current one.
+   *
+   * @throws InvalidTableException naming the table and column of a change Riverbed does not make
+   */
+  public static void alterColumns(String tableName, Table table, List<TableChange> changes, String holder) {
+    String statement = "ALTER TABLE " + tableName;
+    changes.forEach(change -> requireSupported(statement, change));
+    Table prepared = table.prepareForWrite();
+    Schema current = TableSchemas.removeMetaFields(TableSchemaResolver.resolve(prepared, prepared.refreshTimeline())
+        .orElseThrow(() -> new InvalidTableException(statement + ": the table has no schema yet")));
+    List<Schema.Field> fields = new ArrayList<>();
+    current.getFields().forEach(f -> fields.add(copy(f, f.schema())));
+    for (TableChange change : changes) {
+      TableChange.AddColumn add = (TableChange.AddColumn) change;
+      String name = single(statement, add.fieldNames());
+      if (fields.stream().anyMatch(f -> f.name().equalsIgnoreCase(name))) {
+        throw new InvalidTableException(statement + " ADD COLUMNS: column " + name + " exists already");
+      }
+      if (add.position() != null || !add.isNullable()) {
+        throw new InvalidTableException(statement + " ADD COLUMNS (" + name + "): only nullable columns at the end "
+            + "can be added (FIRST, AFTER and NOT NULL need Hudi's schema-on-read, which Riverbed does not support)");
+      }
+      Schema.Field added = avroField(name, add.dataType(), current);
+      fields.add(new Schema.Field(name, added.schema(), add.comment(), JsonProperties.NULL_VALUE));
+    }
+    Schema changed = Schema.createRecord(current.getName(), current.getDoc(), current.getNamespace(), false);
+    changed.setFields(fields);
+    commit(prepared, changed, holder);
+  }
+
+  private static void requireSupported(String statement, TableChange change) {
+    if (change instanceof TableChange.UpdateColumnType update) {
+      throw new InvalidTableException(statement + " ALTER COLUMN " + String.join(".", update.fieldNames())
+          + " TYPE " + update.newDataType().sql() + ": changing a column's type is not supported (the files written "
+          + "before hold the old type, which Riverbed's reader does not convert)");
+    }
+    if (!(change instanceof TableChange.AddColumn)) {
+      throw new InvalidTableException(statement + ": " + describe(change) + " is not supported (Hudi needs "
+          + "schema-on-read for it, which Riverbed does not support); ADD COLUMNS is");
+    }
+  }
+
+  /** {@code ALTER TABLE t RENAME TO u}: the table's own name follows the catalog's. */
+  public static void rename(Table table, String newName) {
+    table.updateConfig(Map.of(TableProperty.NAME.key(), newName));
+  }
+
+  private static void commit(Table table, Schema schema, String holder) {
+    String writerId = "spark-sql-" + UUID.randomUUID();
+    WriterLease lease = WriterLease.acquire(table, writerId, holder, LEASE_TIMEOUT);
+    try {
+      TableCommitter committer = TableCommitter.of(table, writerId).operationType(WriteOperationType.ALTER_SCHEMA)
+          .schema(schema).beforeCommit(lease::checkHeld);
+      String instant = committer.begin();
+      committer.commit(new Committable(1, instant, List.of(), Map.of()));
+    } finally {
+      lease.release();
+    }
+  }
+
+  private static Schema.Field avroField(String name, DataType type, Schema current) {
+    return SparkAvroSchema.toAvro(new StructType().add(name, type, true), current.getName(), current.getNamespace())
+        .getField(name);
+  }
+
+  private static Schema.Field copy(Schema.Field f, Schema schema) {
+    return new Schema.Field(f.name(), schema, f.doc(), f.defaultVal());
+  }
+
+  private static String single(String statement, String[] names) {
+    if (names.length != 1) {
+      throw new InvalidTableException(statement + ": nested column " + String.join(".", names) + " cannot be changed; "
+          + "only top-level columns can");
+    }
+    return names[0];
+  }
+
+  private static String describe(TableChange change) {
+    if (change instanceof TableChange.ColumnChange column) {
+      return change.getClass().getSimpleName() + " of column " + String.join(".", column.fieldNames());
+    }
+    return change.getClass().getSimpleName();
+  }
+}
