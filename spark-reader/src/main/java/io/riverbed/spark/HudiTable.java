@@ -33,15 +33,35 @@ public final class HudiTable implements SupportsRead, SupportsWrite, SupportsPar
   private final LoadedTable table;
   private final CatalogEntry entry;
   private final TablePartitions partitions;
+  /** Spark resolves no write into the table ({@code ACCEPT_ANY_SCHEMA}): {@link SqlWrite} matches the columns itself. */
+  private final boolean acceptsAnySchema;
 
   HudiTable(LoadedTable table) {
     this(table, CatalogEntry.ofPath(table.table().basePath().toString()));
   }
 
   HudiTable(LoadedTable table, CatalogEntry entry) {
+    this(table, entry, true);
+  }
+
+  private HudiTable(LoadedTable table, CatalogEntry entry, boolean acceptsAnySchema) {
     this.table = table;
     this.entry = entry;
     this.partitions = new TablePartitions(table, entry.name());
+    this.acceptsAnySchema = acceptsAnySchema;
+  }
+
+  /**
+   * This table as the target of a {@code MERGE INTO}: without {@code ACCEPT_ANY_SCHEMA}, so Spark
+   * resolves the statement's columns against the table (with it, Spark leaves a merge unresolved
+   * for the source to resolve), for {@link HudiRowLevelStatements} to run.
+   */
+  HudiTable asMergeTarget() {
+    return acceptsAnySchema ? new HudiTable(table, entry, false) : this;
+  }
+
+  boolean acceptsAnySchema() {
+    return acceptsAnySchema;
   }
 
   @Override
@@ -70,8 +90,11 @@ public final class HudiTable implements SupportsRead, SupportsWrite, SupportsPar
 
   @Override
   public Set<TableCapability> capabilities() {
-    return Set.of(TableCapability.BATCH_READ, TableCapability.V1_BATCH_WRITE, TableCapability.ACCEPT_ANY_SCHEMA,
-        TableCapability.TRUNCATE, TableCapability.OVERWRITE_BY_FILTER);
+    return acceptsAnySchema
+        ? Set.of(TableCapability.BATCH_READ, TableCapability.V1_BATCH_WRITE, TableCapability.ACCEPT_ANY_SCHEMA,
+            TableCapability.TRUNCATE, TableCapability.OVERWRITE_BY_FILTER)
+        : Set.of(TableCapability.BATCH_READ, TableCapability.V1_BATCH_WRITE, TableCapability.TRUNCATE,
+            TableCapability.OVERWRITE_BY_FILTER);
   }
 
   @Override

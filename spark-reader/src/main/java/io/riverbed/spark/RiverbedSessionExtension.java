@@ -18,6 +18,7 @@ public final class RiverbedSessionExtension extends AbstractFunction1<SparkSessi
   @Override
   public BoxedUnit apply(SparkSessionExtensions extensions) {
     extensions.injectParser(new ParserFactory());
+    extensions.injectResolutionRule(new RuleFactory(new MergeTargetResolution()));
     extensions.injectPostHocResolutionRule(new RuleFactory(new HudiRowLevelStatements()));
     return BoxedUnit.UNIT;
   }
