@@ -1,5 +1,7 @@
 package io.riverbed.spark;
 
+import io.riverbed.format.record.TableSchemas;
+
 import io.riverbed.format.base.CloseableIterator;
 import io.riverbed.format.record.MetaFields;
 import java.util.Arrays;
@@ -32,7 +34,7 @@ final class MergedRows implements PartitionReader<InternalRow> {
     if (split.incremental()) {
       needed.add(MetaFields.COMMIT_TIME);
     }
-    Schema projection = TableSchema.projection(context.avroSchema(), needed);
+    Schema projection = TableSchemas.projection(context.avroSchema(), needed);
     this.records = context.splitReader().read(split.toSplit(), Optional.of(projection),
         fileSchema -> ParquetPredicates.of(context.filters, fileSchema));
   }

@@ -34,23 +34,4 @@ public final class TableSchema {
     }
     return new StructType(fields.toArray(StructField[]::new));
   }
-
-  /**
-   * The Avro record holding only {@code names} (and {@code extra} names), in table order; a read
-   * of no column at all reads the record key, so that row counts still come out.
-   */
-  public static Schema projection(Schema avro, Set<String> names) {
-    List<Schema.Field> fields = new ArrayList<>();
-    for (Schema.Field f : avro.getFields()) {
-      if (names.contains(f.name())) {
-        fields.add(new Schema.Field(f, f.schema()));
-      }
-    }
-    if (fields.isEmpty()) {
-      fields.add(new Schema.Field(avro.getField(MetaFields.RECORD_KEY), avro.getField(MetaFields.RECORD_KEY).schema()));
-    }
-    Schema out = Schema.createRecord(avro.getName(), avro.getDoc(), avro.getNamespace(), false);
-    out.setFields(fields);
-    return out;
-  }
 }

@@ -1,5 +1,7 @@
 package io.riverbed.flink.read;
 
+import io.riverbed.format.record.TableSchemas;
+
 import io.riverbed.format.base.CloseableIterator;
 import io.riverbed.format.query.QueryPlan;
 import io.riverbed.format.query.ReadSettings;
@@ -97,7 +99,7 @@ final class FileSliceReader implements SourceReader<RowData, FileSliceSplit> {
       QueryPlan plan = split.plan().rebuild(table);
       return SplitReader.of(plan, ReadSettings.fromOptions(source.options()));
     });
-    Schema projection = Projections.of(reader.tableSchema(), rowType.getFieldNames());
+    Schema projection = TableSchemas.projection(reader.tableSchema(), rowType.getFieldNames());
     current = split;
     records = reader.read(split.split(), java.util.Optional.of(projection));
     emittedFromCurrent = 0;

@@ -1,5 +1,7 @@
 package io.riverbed.spark.write;
 
+import io.riverbed.hive.BatchWriteHiveSync;
+
 import io.riverbed.format.InvalidTableException;
 import io.riverbed.format.TableException;
 import io.riverbed.format.query.QueryPlan;
@@ -65,7 +67,7 @@ import scala.Tuple2;
  * existing keys live for upserts and deletes ({@link KeyLocator}, joined by key), and write the file
  * groups in parallel, one task per group ({@link FileGroupTask}, routed by {@link TaskWrite#taskOf}).
  * The driver commits the instant with every task's message, then syncs the Hive Metastore when the
- * options ask for it ({@link SparkHiveSync}); if the job fails, the instant stays pending and
+ * options ask for it ({@link BatchWriteHiveSync}); if the job fails, the instant stays pending and
  * invisible, and the next writer rolls it back.
  */
 public final class BatchWrite {
@@ -134,7 +136,7 @@ public final class BatchWrite {
     FileSystem fs = fileSystem(path, conf);
     Path base = fs.makeQualified(new Path(path));
     requireNotInsideTable(fs, base);
-    Optional<SparkHiveSync> hiveSync = write.metaSyncEnabled() ? Optional.of(hiveSync(write, base, conf, spark.version()))
+    Optional<BatchWriteHiveSync> hiveSync = write.metaSyncEnabled() ? Optional.of(hiveSync(write, base, conf, spark.version()))
         : Optional.empty();
     SaveMode.Step step = mode.step(base, Table.exists(fs, base), write.operation());
     if (step == SaveMode.Step.SKIP) {
@@ -193,9 +195,9 @@ public final class BatchWrite {
   }
 
   /** The write's Hive sync; its classes (the optional hive-sync module) load only for a write that syncs. */
-  private static SparkHiveSync hiveSync(BatchWriteOptions write, Path base, Configuration conf, String sparkVersion) {
+  private static BatchWriteHiveSync hiveSync(BatchWriteOptions write, Path base, Configuration conf, String sparkVersion) {
     try {
-      return SparkHiveSync.of(write, base, conf, sparkVersion);
+      return BatchWriteHiveSync.of(write, base, conf, sparkVersion);
     } catch (NoClassDefFoundError e) {
       throw new InvalidTableException("hudi: " + BatchWriteOptions.HIVE_SYNC_ENABLED + " needs Riverbed's Hive sync on "
           + "the class path, which the riverbed-spark-reader bundle jar carries: " + e.getMessage(), e);

@@ -1,4 +1,4 @@
-package io.riverbed.spark.write;
+package io.riverbed.hive;
 
 import io.riverbed.format.InvalidTableException;
 import io.riverbed.format.TableException;
@@ -6,10 +6,6 @@ import io.riverbed.format.options.SecretOptions;
 import io.riverbed.format.record.KeyGeneratorOptions;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.write.batch.BatchWriteOptions;
-import io.riverbed.hive.HiveSync;
-import io.riverbed.hive.HiveSyncException;
-import io.riverbed.hive.HiveSyncOptions;
-import io.riverbed.hive.MetastoreClient;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
 import java.util.List;
@@ -20,14 +16,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The metastore sync of a Spark batch write, as Hudi's Spark writer runs it: with
+ * The metastore sync of a batch write (Spark's {@code df.write}, SQL statements), as Hudi's Spark
+ * writer runs it: with
  * {@code hoodie.datasource.hive_sync.enable} or {@code hoodie.datasource.meta.sync.enable} the table
  * is synced to the Hive Metastore ({@code hive-sync}, {@code hms} mode) after the commit, and a failed
  * sync fails the write while the commit stands (Hudi's {@code HoodieMetaSyncException}). The sync
  * options are read, and refused by name, before anything is written.
  */
-final class SparkHiveSync {
-  private static final Logger LOG = LoggerFactory.getLogger(SparkHiveSync.class);
+public final class BatchWriteHiveSync {
+  private static final Logger LOG = LoggerFactory.getLogger(BatchWriteHiveSync.class);
   /** The Hadoop (hive-site) setting that names the metastore when the sync option does not. */
   static final String HIVE_METASTORE_URIS = "hive.metastore.uris";
   private static final List<String> SYNC_PREFIXES = List.of("hoodie.datasource.hive_sync.", "hoodie.meta.sync.",
@@ -36,7 +33,7 @@ final class SparkHiveSync {
   private final HiveSyncOptions options;
   private final Configuration conf;
 
-  private SparkHiveSync(HiveSyncOptions options, Configuration conf) {
+  private BatchWriteHiveSync(HiveSyncOptions options, Configuration conf) {
     this.options = options;
     this.conf = conf;
   }
@@ -50,7 +47,7 @@ final class SparkHiveSync {
    * @throws InvalidTableException naming the option when a sync option is not valid or names a
    *     sync tool other than Hive's
    */
-  static SparkHiveSync of(BatchWriteOptions write, Path base, Configuration conf, String sparkVersion) {
+  public static BatchWriteHiveSync of(BatchWriteOptions write, Path base, Configuration conf, String sparkVersion) {
     Map<String, String> raw = write.raw();
     if (!Boolean.parseBoolean(raw.getOrDefault(BatchWriteOptions.HIVE_SYNC_ENABLED, "false").trim())) {
       String tools = raw.getOrDefault(BatchWriteOptions.META_SYNC_TOOLS, BatchWriteOptions.HIVE_SYNC_TOOL);
@@ -74,7 +71,7 @@ final class SparkHiveSync {
     }
     sync.putIfAbsent(HiveSyncOptions.SPARK_VERSION, sparkVersion);
     try {
-      return new SparkHiveSync(HiveSyncOptions.fromMap(sync), conf);
+      return new BatchWriteHiveSync(HiveSyncOptions.fromMap(sync), conf);
     } catch (HiveSyncException e) {
       throw new InvalidTableException("hudi: Hive sync of " + base + ": " + e.getMessage(), e);
     }
@@ -85,7 +82,7 @@ final class SparkHiveSync {
    *
    * @throws TableException saying the commit stands when the sync fails
    */
-  void sync(Table table, String instant) {
+  public void sync(Table table, String instant) {
     try (MetastoreClient client = MetastoreClient.connect(options.metastoreUris(), conf)) {
       HiveSync.of(table, options).run(client).forEach(r -> LOG.info("Hive sync of {} after {}: {}", table.basePath(), instant, r));
     } catch (TableException | UncheckedIOException e) {
