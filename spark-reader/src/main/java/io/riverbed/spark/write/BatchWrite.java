@@ -1,7 +1,5 @@
 package io.riverbed.spark.write;
 
-import io.riverbed.hive.BatchWriteHiveSync;
-
 import io.riverbed.format.InvalidTableException;
 import io.riverbed.format.TableException;
 import io.riverbed.format.query.QueryPlan;
@@ -67,7 +65,7 @@ import scala.Tuple2;
  * existing keys live for upserts and deletes ({@link KeyLocator}, joined by key), and write the file
  * groups in parallel, one task per group ({@link FileGroupTask}, routed by {@link TaskWrite#taskOf}).
  * The driver commits the instant with every task's message, then syncs the Hive Metastore when the
- * options ask for it ({@link BatchWriteHiveSync}); if the job fails, the instant stays pending and
+ * options ask for it ({@link WriteHiveSync}); if the job fails, the instant stays pending and
  * invisible, and the next writer rolls it back.
  */
 public final class BatchWrite {
@@ -136,7 +134,8 @@ public final class BatchWrite {
     FileSystem fs = fileSystem(path, conf);
     Path base = fs.makeQualified(new Path(path));
     requireNotInsideTable(fs, base);
-    Optional<BatchWriteHiveSync> hiveSync = write.metaSyncEnabled() ? Optional.of(hiveSync(write, base, conf, spark.version()))
+    Optional<WriteHiveSync> hiveSync = write.metaSyncEnabled()
+        ? Optional.of(WriteHiveSync.of(write, base, conf, spark.version()))
         : Optional.empty();
     SaveMode.Step step = mode.step(base, Table.exists(fs, base), write.operation());
     if (step == SaveMode.Step.SKIP) {
@@ -192,16 +191,6 @@ public final class BatchWrite {
     }
     hiveSync.ifPresent(sync -> sync.sync(table, instant));
     return Optional.of(instant);
-  }
-
-  /** The write's Hive sync; its classes (the optional hive-sync module) load only for a write that syncs. */
-  private static BatchWriteHiveSync hiveSync(BatchWriteOptions write, Path base, Configuration conf, String sparkVersion) {
-    try {
-      return BatchWriteHiveSync.of(write, base, conf, sparkVersion);
-    } catch (NoClassDefFoundError e) {
-      throw new InvalidTableException("hudi: " + BatchWriteOptions.HIVE_SYNC_ENABLED + " needs Riverbed's Hive sync on "
-          + "the class path, which the riverbed-spark-reader bundle jar carries: " + e.getMessage(), e);
-    }
   }
 
   /** Deletes the table at {@code base}, under its lease: a live writer of the old table fails the overwrite. */
