@@ -26,7 +26,8 @@ import scala.Option;
  * A base file decoded by Spark's {@link VectorizedParquetRecordReader} into columnar batches of
  * the scan's read schema, with the pushed filters as a Parquet predicate (row groups skipped by
  * statistics and dictionaries, pages by column indexes). Files written by parquet-avro carry no
- * Spark metadata, so dates and timestamps are read as written (CORRECTED, no rebasing).
+ * Spark metadata, so dates and timestamps are read as written (CORRECTED, no rebasing). A file
+ * written before a column was widened is read in its own types and promoted ({@link WidenedColumns}).
  */
 final class VectorizedBaseFile implements PartitionReader<ColumnarBatch> {
   private static final String REQUESTED_SCHEMA = "org.apache.spark.sql.parquet.row.requested_schema";
@@ -34,6 +35,7 @@ final class VectorizedBaseFile implements PartitionReader<ColumnarBatch> {
   private final ReadContext context;
   private final SliceSplit split;
   private VectorizedParquetRecordReader reader;
+  private WidenedColumns widened;
 
   VectorizedBaseFile(ReadContext context, SliceSplit split) {
     this.context = context;
@@ -57,6 +59,12 @@ final class VectorizedBaseFile implements PartitionReader<ColumnarBatch> {
         throw new CorruptFileException("cannot read parquet footer of base file " + file + ": " + e.getMessage(), e);
       }
       Configuration conf = context.vectorizedConf(ParquetPredicates.of(context.filters, footer.getFileMetaData().getSchema()));
+      widened = WidenedColumns.of(context.readSchema, footer.getFileMetaData().getSchema(),
+          context.vectorized.caseSensitive());
+      if (widened != null) {
+        conf = new Configuration(conf);
+        conf.set(REQUESTED_SCHEMA, widened.fileSchema().json());
+      }
       VectorizedParquetRecordReader r = new VectorizedParquetRecordReader(context.vectorized.offHeap(),
           context.vectorized.batchSize());
       try {
@@ -96,7 +104,8 @@ final class VectorizedBaseFile implements PartitionReader<ColumnarBatch> {
 
   @Override
   public ColumnarBatch get() {
-    return (ColumnarBatch) reader.getCurrentValue();
+    ColumnarBatch batch = (ColumnarBatch) reader.getCurrentValue();
+    return widened == null ? batch : widened.promote(batch);
   }
 
   @Override

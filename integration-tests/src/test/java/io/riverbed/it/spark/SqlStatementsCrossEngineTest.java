@@ -81,4 +81,29 @@ class SqlStatementsCrossEngineTest {
     model.put("4", "2015-01-03|3|4.0");
     checkAgainstHudi(path, model, "MERGE INTO");
   }
+
+  /**
+   * The walkthrough's {@code ALTER TABLE ... CHANGE COLUMN uuid uuid bigint} (and float to double) on a
+   * table with rows in the old types, in base files and, on MERGE_ON_READ, in logs: Hudi reads the old
+   * rows in the new types as Riverbed does.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"cow", "mor"})
+  void hudiReadsTheRowsWrittenBeforeAColumnWasWidened(String type) {
+    String table = "widened_" + type;
+    Path path = dir.resolve(table);
+    riverbed.sql("CREATE TABLE " + table + " (uuid INT, name STRING, price FLOAT, ts BIGINT) USING "
+        + SparkWriterCrossEngineTest.RIVERBED + " TBLPROPERTIES (primaryKey = 'uuid', preCombineField = 'ts', type = '"
+        + type + "') LOCATION '" + path.toUri() + "'");
+    riverbed.sql("INSERT INTO " + table + " VALUES (1, 'a', 1.5, 1), (2, 'b', 2.5, 1), (3, 'c', 3.5, 1)");
+    riverbed.sql("UPDATE " + table + " SET price = 20.5, ts = 2 WHERE uuid = 2");
+    riverbed.sql("ALTER TABLE " + table + " CHANGE COLUMN uuid uuid BIGINT");
+    riverbed.sql("ALTER TABLE " + table + " CHANGE COLUMN price price DOUBLE");
+    riverbed.sql("INSERT INTO " + table + " VALUES (3000000000, 'd', 4.25, 1)");
+    riverbed.sql("UPDATE " + table + " SET name = 'cc', ts = 3 WHERE uuid = 3");
+    Rows hudi = SparkOracle.snapshot(path);
+    assertThat(hudi.size()).isEqualTo(4);
+    SparkOracle.readWith(SparkWriterCrossEngineTest.RIVERBED, path, Query.snapshot())
+        .assertSameAs(hudi, "after CHANGE COLUMN: Riverbed vs Hudi");
+  }
 }

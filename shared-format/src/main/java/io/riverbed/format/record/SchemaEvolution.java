@@ -11,10 +11,12 @@ import org.apache.avro.Schema;
 
 /**
  * Which schema a write may bring to a table that has one, and the schema it then writes: the
- * same columns with the same types (nullability may differ: the table's is kept), plus new
- * nullable columns, which are added at the end as {@code ["null", T]} with default null. Anything
- * else (a missing column, a changed type, a new column that is not nullable) is refused by column
- * name, before anything is written.
+ * same columns (nullability may differ: the table's is kept), plus new nullable columns, which are
+ * added at the end as {@code ["null", T]} with default null. A column's type may be widened by one
+ * of Avro's promotions ({@link #promotes}), which every reader applies to the files written
+ * before: a wider type in the data widens the table's column, a narrower one is written in the
+ * table's type. Anything else (a missing column, another type change, a new column that is not
+ * nullable) is refused by column name, before anything is written.
  */
 public final class SchemaEvolution {
   private SchemaEvolution() {}
@@ -40,12 +42,16 @@ public final class SchemaEvolution {
         throw new InvalidTableException("column '" + f.name() + "' of the table is missing from the written data "
             + "(columns: " + names(in) + "); a write must carry every column of the table");
       }
-      if (!sameType(f.schema(), given.schema())) {
-        throw new InvalidTableException("column '" + f.name() + "' has type " + nonNull(given.schema())
-            + " in the written data but " + nonNull(f.schema()) + " in the table; changing a column's type is not "
-            + "supported");
+      Schema type = f.schema();
+      if (!sameType(f.schema(), given.schema()) && !promotes(given.schema(), f.schema())) {
+        if (!promotes(f.schema(), given.schema())) {
+          throw new InvalidTableException("column '" + f.name() + "' has type " + nonNull(given.schema())
+              + " in the written data but " + nonNull(f.schema()) + " in the table; a column's type may only be "
+              + "widened (int to long, float or double; long to float or double; float to double)");
+        }
+        type = widened(f.schema(), nonNull(given.schema()));
       }
-      fields.add(new Schema.Field(f.name(), f.schema(), f.doc(), f.defaultVal()));
+      fields.add(new Schema.Field(f.name(), type, f.doc(), f.defaultVal()));
     }
     for (Schema.Field f : in.getFields()) {
       if (current.getField(f.name()) != null) {
@@ -63,8 +69,35 @@ public final class SchemaEvolution {
     return out;
   }
 
+  /**
+   * Whether values written in {@code from} read as {@code to} by Avro's schema resolution, which
+   * parquet-avro, Spark's Parquet reader and Riverbed's log reader all apply: int to long, float or
+   * double; long to float or double; float to double (plain types, nullability ignored).
+   */
+  public static boolean promotes(Schema from, Schema to) {
+    Schema x = nonNull(from);
+    Schema y = nonNull(to);
+    if (x.getLogicalType() != null || y.getLogicalType() != null) {
+      return false;
+    }
+    return switch (x.getType()) {
+      case INT -> y.getType() == Schema.Type.LONG || y.getType() == Schema.Type.FLOAT || y.getType() == Schema.Type.DOUBLE;
+      case LONG -> y.getType() == Schema.Type.FLOAT || y.getType() == Schema.Type.DOUBLE;
+      case FLOAT -> y.getType() == Schema.Type.DOUBLE;
+      default -> false;
+    };
+  }
+
+  /** {@code column}'s schema with its type replaced by {@code type}, its nullability kept. */
+  public static Schema widened(Schema column, Schema type) {
+    if (column.getType() != Schema.Type.UNION) {
+      return type;
+    }
+    return Schema.createUnion(column.getTypes().stream().map(t -> t.getType() == Schema.Type.NULL ? t : type).toList());
+  }
+
   /** Same type, ignoring nullability and record names; decimals by precision and scale. */
-  static boolean sameType(Schema a, Schema b) {
+  public static boolean sameType(Schema a, Schema b) {
     Schema x = nonNull(a);
     Schema y = nonNull(b);
     LogicalType lx = x.getLogicalType();
@@ -102,7 +135,8 @@ public final class SchemaEvolution {
         || (s.getType() == Schema.Type.UNION && s.getTypes().stream().anyMatch(t -> t.getType() == Schema.Type.NULL));
   }
 
-  private static Schema nonNull(Schema s) {
+  /** The branch of a {@code ["null", T]} union ({@code s} itself when it is not such a union). */
+  public static Schema nonNull(Schema s) {
     if (s.getType() != Schema.Type.UNION) {
       return s;
     }

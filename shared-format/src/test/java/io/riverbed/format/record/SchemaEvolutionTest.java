@@ -43,4 +43,20 @@ class SchemaEvolutionTest {
         SchemaBuilder.record("x").fields().requiredString("id").optionalLong("ts").requiredInt("n").endRecord(), "t"))
         .hasMessageContaining("new column 'n' is not nullable");
   }
+
+  @Test
+  void aWiderTypeInTheDataWidensTheColumnAndANarrowerOneIsWrittenInTheTablesType() {
+    Schema wider = SchemaEvolution.writeSchema(Optional.of(TABLE),
+        SchemaBuilder.record("x").fields().requiredString("id").optionalDouble("ts").endRecord(), "t");
+    assertThat(wider.getField("ts").schema()).isEqualTo(SchemaBuilder.unionOf().nullType().and().doubleType().endUnion());
+    Schema narrower = SchemaEvolution.writeSchema(Optional.of(TABLE),
+        SchemaBuilder.record("x").fields().requiredString("id").requiredInt("ts").endRecord(), "t");
+    assertThat(narrower.getField("ts").schema()).isEqualTo(TABLE.getField("ts").schema());
+    assertThat(SchemaEvolution.promotes(Schema.create(Schema.Type.LONG), Schema.create(Schema.Type.INT))).isFalse();
+    assertThat(SchemaEvolution.promotes(Schema.create(Schema.Type.FLOAT), Schema.create(Schema.Type.LONG))).isFalse();
+    assertThatThrownBy(() -> SchemaEvolution.writeSchema(Optional.of(TABLE),
+        SchemaBuilder.record("x").fields().requiredLong("id").optionalLong("ts").endRecord(), "t"))
+        .isInstanceOf(InvalidTableException.class).hasMessageContaining("column 'id' has type \"long\"")
+        .hasMessageContaining("may only be widened");
+  }
 }

@@ -1,6 +1,7 @@
 package io.riverbed.spark.sql;
 
 import io.riverbed.format.InvalidTableException;
+import io.riverbed.format.record.SchemaEvolution;
 import io.riverbed.format.record.TableSchemas;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableProperty;
@@ -23,7 +24,8 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code ALTER TABLE} on a Hudi table as Apache Hudi 0.15 does it without schema-on-read: new
- * nullable columns at the end ({@code ADD COLUMNS}) are committed to the table as an
+ * nullable columns at the end ({@code ADD COLUMNS}) and wider column types ({@code CHANGE COLUMN c c
+ * bigint} on an int column: Avro's promotions, {@link SchemaEvolution#promotes}) are committed to the table as an
  * {@code alter_schema} commit (a {@code commit}, or {@code deltacommit} on MERGE_ON_READ) with no
  * files and the new schema in its metadata, so every reader sees them; a rename sets
  * {@code hoodie.table.name}.
@@ -51,6 +53,10 @@ public final class TableAlteration {
     List<Schema.Field> fields = new ArrayList<>();
     current.getFields().forEach(f -> fields.add(copy(f, f.schema())));
     for (TableChange change : changes) {
+      if (change instanceof TableChange.UpdateColumnType update) {
+        widen(statement, fields, update, current);
+        continue;
+      }
       TableChange.AddColumn add = (TableChange.AddColumn) change;
       String name = single(statement, add.fieldNames());
       if (fields.stream().anyMatch(f -> f.name().equalsIgnoreCase(name))) {
@@ -69,15 +75,36 @@ public final class TableAlteration {
   }
 
   private static void requireSupported(String statement, TableChange change) {
-    if (change instanceof TableChange.UpdateColumnType update) {
-      throw new InvalidTableException(statement + " ALTER COLUMN " + String.join(".", update.fieldNames())
-          + " TYPE " + update.newDataType().sql() + ": changing a column's type is not supported (the files written "
-          + "before hold the old type, which Riverbed's reader does not convert)");
-    }
-    if (!(change instanceof TableChange.AddColumn)) {
+    if (!(change instanceof TableChange.AddColumn) && !(change instanceof TableChange.UpdateColumnType)) {
       throw new InvalidTableException(statement + ": " + describe(change) + " is not supported (Hudi needs "
-          + "schema-on-read for it, which Riverbed does not support); ADD COLUMNS is");
+          + "schema-on-read for it, which Riverbed does not support); ADD COLUMNS and widening a column's type are");
     }
+  }
+
+  /** Replaces the field {@code update} names by its wider type, which readers apply to the files written before. */
+  private static void widen(String statement, List<Schema.Field> fields, TableChange.UpdateColumnType update,
+      Schema current) {
+    String name = single(statement, update.fieldNames());
+    String clause = statement + " ALTER COLUMN " + name + " TYPE " + update.newDataType().sql();
+    int index = -1;
+    for (int i = 0; i < fields.size(); i++) {
+      if (fields.get(i).name().equalsIgnoreCase(name)) {
+        index = i;
+      }
+    }
+    if (index < 0) {
+      throw new InvalidTableException(clause + ": the table has no column " + name);
+    }
+    Schema.Field field = fields.get(index);
+    Schema type = avroField(field.name(), update.newDataType(), current).schema();
+    if (SchemaEvolution.sameType(field.schema(), type)) {
+      return;
+    }
+    if (!SchemaEvolution.promotes(field.schema(), type)) {
+      throw new InvalidTableException(clause + ": a column's type can only be widened (int to bigint, float or double; "
+          + "bigint to float or double; float to double), as the files written before are read in the new type");
+    }
+    fields.set(index, copy(field, SchemaEvolution.widened(field.schema(), SchemaEvolution.nonNull(type))));
   }
 
   /** {@code ALTER TABLE t RENAME TO u}: the table's own name follows the catalog's. */

@@ -19,6 +19,10 @@ import org.apache.spark.sql.types.ArrayType;
 import org.apache.spark.sql.types.ByteType;
 import org.apache.spark.sql.types.DataType;
 import org.apache.spark.sql.types.DecimalType;
+import org.apache.spark.sql.types.DoubleType;
+import org.apache.spark.sql.types.FloatType;
+import org.apache.spark.sql.types.IntegerType;
+import org.apache.spark.sql.types.LongType;
 import org.apache.spark.sql.types.MapType;
 import org.apache.spark.sql.types.ShortType;
 import org.apache.spark.sql.types.StructField;
@@ -27,7 +31,8 @@ import org.apache.spark.sql.types.StructType;
 /**
  * Converts Spark rows to Avro records of a write schema, column by name: the record's fields are
  * the write schema's (the table's, for an existing table), each read from the row's column of
- * that name. Built once per schema pair; each conversion allocates only the record.
+ * that name; a column narrower than its field (int for a long, say: the table's column was
+ * widened) is promoted. Built once per schema pair; each conversion allocates only the record.
  */
 public final class RowToAvro {
   private static final Conversions.DecimalConversion DECIMALS = new Conversions.DecimalConversion();
@@ -99,11 +104,8 @@ public final class RowToAvro {
   }
 
   private static Converter converter(DataType type, Schema avro, String name) {
-    if (type instanceof ByteType) {
-      return v -> ((Byte) v).intValue();
-    }
-    if (type instanceof ShortType) {
-      return v -> ((Short) v).intValue();
+    if (isNumber(type) && avro.getLogicalType() == null) {
+      return numberAs(type, avro.getType());
     }
     if (type instanceof DecimalType) {
       var logical = (LogicalTypes.Decimal) avro.getLogicalType();
@@ -151,6 +153,31 @@ public final class RowToAvro {
       case STRING -> Object::toString;
       case BYTES -> v -> ByteBuffer.wrap((byte[]) v);
       default -> v -> v;
+    };
+  }
+
+  private static boolean isNumber(DataType type) {
+    return type instanceof ByteType || type instanceof ShortType || type instanceof IntegerType || type instanceof LongType
+        || type instanceof FloatType || type instanceof DoubleType;
+  }
+
+  /** A Spark number as the Avro type of its field: bytes and shorts as ints, and the widening promotions. */
+  private static Converter numberAs(DataType type, Schema.Type avro) {
+    boolean same = switch (avro) {
+      case INT -> type instanceof IntegerType;
+      case LONG -> type instanceof LongType;
+      case FLOAT -> type instanceof FloatType;
+      case DOUBLE -> type instanceof DoubleType;
+      default -> true;
+    };
+    if (same) {
+      return v -> v;
+    }
+    return switch (avro) {
+      case INT -> v -> ((Number) v).intValue();
+      case LONG -> v -> ((Number) v).longValue();
+      case FLOAT -> v -> ((Number) v).floatValue();
+      default -> v -> ((Number) v).doubleValue();
     };
   }
 

@@ -16,9 +16,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Hudi's Spark SQL DDL and INSERT through {@link RiverbedCatalog} as the session catalog (Spark's
@@ -191,11 +194,32 @@ class SqlDdlTest {
     spark.sql("INSERT INTO evolve VALUES (2, 6, 2, 'hello')");
     assertThat(rows("SELECT id, qty, note FROM evolve")).containsExactly("[1,5,null]", "[2,6,hello]");
 
-    assertThatThrownBy(() -> spark.sql("ALTER TABLE evolve CHANGE COLUMN qty qty BIGINT"))
-        .hasMessageContaining("ALTER TABLE " + DB + ".evolve ALTER COLUMN qty TYPE BIGINT")
-        .hasMessageContaining("not supported");
+    assertThatThrownBy(() -> spark.sql("ALTER TABLE evolve CHANGE COLUMN note note INT"))
+        .hasMessageContaining("note");
     assertThatThrownBy(() -> spark.sql("ALTER TABLE evolve DROP COLUMN note"))
         .hasMessageContaining("DeleteColumn of column note is not supported");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"cow", "mor"})
+  void changeColumnWidensTheTypeAndTheRowsWrittenBeforeReadInIt(String type) throws Exception {
+    String name = "widen_" + type;
+    createAt(name + " (uuid INT, name STRING, price FLOAT, ts BIGINT) USING hudi "
+        + "TBLPROPERTIES (primaryKey = 'uuid', preCombineField = 'ts', type = '" + type + "')");
+    spark.sql("INSERT INTO " + name + " VALUES (1, 'a', 1.5, 1), (2, 'b', 2.5, 1)");
+    spark.sql("UPDATE " + name + " SET price = 3.5, ts = 2 WHERE uuid = 2");
+    spark.sql("ALTER TABLE " + name + " CHANGE COLUMN uuid uuid BIGINT");
+    spark.sql("ALTER TABLE " + name + " CHANGE COLUMN price price DOUBLE");
+    assertThat(spark.table(name).schema().apply("uuid").dataType()).isEqualTo(DataTypes.LongType);
+    assertThat(spark.table(name).schema().apply("price").dataType()).isEqualTo(DataTypes.DoubleType);
+    spark.sql("INSERT INTO " + name + " VALUES (3000000000, 'c', 4.25, 1)");
+    spark.sql("UPDATE " + name + " SET name = 'bb', ts = 3 WHERE uuid = 2");
+    assertThat(rows("SELECT uuid, name, price FROM " + name))
+        .containsExactly("[1,a,1.5]", "[2,bb,3.5]", "[3000000000,c,4.25]");
+    assertThat(rows("SELECT uuid + 1, price * 2 FROM " + name + " WHERE uuid < 3"))
+        .containsExactly("[2,3.0]", "[3,7.0]");
+    assertThatThrownBy(() -> spark.sql("ALTER TABLE " + name + " CHANGE COLUMN ts ts STRING"))
+        .hasMessageContaining("ALTER COLUMN ts TYPE STRING").hasMessageContaining("can only be widened");
   }
 
   @Test

@@ -182,6 +182,33 @@ class SparkWriteTest {
         .isInstanceOf(InvalidTableException.class).hasMessageContaining("column 'fare'");
   }
 
+  @ParameterizedTest
+  @EnumSource(TableType.class)
+  void laterWritesMayWidenAColumnsTypeAndNarrowerDataIsWrittenInTheTablesType(TableType type) throws Exception {
+    Map<String, String> o = options(type);
+    String path = newPath();
+    StructType ints = new StructType().add("id", DataTypes.StringType).add("creation_date", DataTypes.StringType)
+        .add("last_update_time", DataTypes.StringType).add("fare", DataTypes.FloatType).add("qty", DataTypes.IntegerType);
+    spark.createDataFrame(List.of(RowFactory.create("1", "d", "t1", 1.5f, 1), RowFactory.create("2", "d", "t1", 2.5f, 2)),
+        ints).write().format("hudi").options(o).mode("append").save(path);
+    StructType longs = new StructType().add("id", DataTypes.StringType).add("creation_date", DataTypes.StringType)
+        .add("last_update_time", DataTypes.StringType).add("fare", DataTypes.DoubleType).add("qty", DataTypes.LongType);
+    spark.createDataFrame(List.of(RowFactory.create("2", "d", "t2", 2.25, 5_000_000_000L),
+        RowFactory.create("3", "d", "t2", 3.25, 3L)), longs).write().format("hudi").options(o).mode("append").save(path);
+    spark.createDataFrame(List.of(RowFactory.create("4", "d", "t3", 4.5f, 4)), ints)
+        .write().format("hudi").options(o).mode("append").save(path);
+
+    Dataset<Row> read = spark.read().format("hudi").load(path);
+    assertThat(read.schema().apply("qty").dataType()).isEqualTo(DataTypes.LongType);
+    assertThat(read.schema().apply("fare").dataType()).isEqualTo(DataTypes.DoubleType);
+    assertThat(read.orderBy("id").collectAsList()).extracting(r -> r.getAs("id") + "|" + r.getAs("fare") + "|" + r.getAs("qty"))
+        .containsExactly("1|1.5|1", "2|2.25|5000000000", "3|3.25|3", "4|4.5|4");
+    assertThatThrownBy(() -> spark.createDataFrame(List.of(RowFactory.create("5", "d", "t4", 5.5f, 5)),
+        ints).withColumn("qty", org.apache.spark.sql.functions.lit("x"))
+        .write().format("hudi").options(o).mode("append").save(path))
+        .isInstanceOf(InvalidTableException.class).hasMessageContaining("column 'qty'").hasMessageContaining("widened");
+  }
+
   @Test
   void badOptionsFailNamingTheOption() throws Exception {
     String path = newPath();
