@@ -20,7 +20,8 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * A table opened for one {@code load()}: where it is, the planned query (timeline, schema, query
- * instant, splits) and the Spark schema. Planned once, so every action on the DataFrame reads the
+ * instant, splits) and the Spark schema, its columns in the order Hudi's reader gives this query
+ * ({@link TableSchema#partitionColumnsLast}). Planned once, so every action on the DataFrame reads the
  * same snapshot, as Hudi's file index does until it is refreshed.
  */
 public final class LoadedTable {
@@ -31,13 +32,15 @@ public final class LoadedTable {
   private final Schema avroSchema;
   private final StructType sparkSchema;
 
-  private LoadedTable(ReadOptions options, TableLocation location, Table table, QueryPlan plan, Schema avroSchema) {
+  private LoadedTable(ReadOptions options, TableLocation location, Table table, QueryPlan plan, Schema avroSchema,
+      boolean partitionColumnsLast) {
     this.options = options;
     this.location = location;
     this.table = table;
     this.plan = plan;
     this.avroSchema = avroSchema;
-    this.sparkSchema = TableSchema.sparkSchema(avroSchema, table.config().partitionFields());
+    this.sparkSchema = partitionColumnsLast ? TableSchema.sparkSchema(avroSchema, table.config().partitionFields())
+        : AvroSchemaConverter.toStructType(avroSchema);
   }
 
   public static LoadedTable load(ReadOptions options, Configuration conf) {
@@ -52,7 +55,14 @@ public final class LoadedTable {
     QueryPlan plan = QueryPlanner.plan(table, options.query());
     options.query().asOfInstant().ifPresent(asOf -> checkTimeTravel(table, plan.activeTimeline(), asOf));
     Schema schema = plan.schema().orElseGet(LoadedTable::metaFieldsOnly);
-    return new LoadedTable(options, location, table, plan, schema);
+    boolean partitionColumnsLast = TableSchema.partitionColumnsLast(table.config().type(), options.query().type(),
+        location.partitionGlob().isPresent());
+    return new LoadedTable(options, location, table, plan, schema, partitionColumnsLast);
+  }
+
+  /** This table with the catalog's column order, partition columns last, as Hudi's catalog orders every query's. */
+  public LoadedTable inCatalogOrder() {
+    return new LoadedTable(options, location, table, plan, avroSchema, true);
   }
 
   /**

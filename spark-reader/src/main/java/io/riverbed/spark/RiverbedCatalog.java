@@ -121,7 +121,7 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
       Map<String, String> properties, String location) throws TableAlreadyExistsException, NoSuchNamespaceException {
     LoadedTable table;
     try {
-      table = HudiDataSource.open(readOptions(properties, Map.of()));
+      table = HudiDataSource.open(readOptions(properties, Map.of())).inCatalogOrder();
     } catch (TableException e) {
       throw new TableException("CREATE TABLE " + ident + " USING hudi LOCATION '" + location + "': " + e.getMessage(), e);
     }
@@ -194,7 +194,7 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
   /** Riverbed's table for a catalog table, planned now (every query resolves the table anew). */
   private static Table open(Identifier ident, Table catalogTable, Map<String, String> extra, boolean createdAsSelect) {
     try {
-      return new HudiTable(HudiDataSource.open(readOptions(catalogTable.properties(), extra)),
+      return new HudiTable(HudiDataSource.open(readOptions(catalogTable.properties(), extra)).inCatalogOrder(),
           new CatalogEntry(ident.toString(), catalogTable.properties(), createdAsSelect));
     } catch (TableException e) {
       throw new TableException("table " + ident + ": " + e.getMessage(), e);
