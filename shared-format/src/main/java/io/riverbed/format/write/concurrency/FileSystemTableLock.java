@@ -141,6 +141,13 @@ public final class FileSystemTableLock implements TableLock {
       return true;
     } catch (org.apache.hadoop.fs.FileAlreadyExistsException e) {
       return false;
+    } catch (IOException e) {
+      // HDFS answers a create racing another client's with AlreadyBeingCreatedException: the other one won
+      if (fs.exists(path)) {
+        LOG.debug("Lost the race to create the lock {} of table {}", path, table.basePath(), e);
+        return false;
+      }
+      throw e;
     }
   }
 
