@@ -44,6 +44,8 @@ class TwoWritersOneTableTest {
   static final int ATTEMPTS = 12;
   static final String BUCKETS = "4";
   static final long SPARK_TS = 4_000_000_000_000L;
+  /** Records per second of the second run (one source task reads the file: it gets half), so it streams for some 100 s. */
+  static final int STREAM_RATE = 60;
 
   @TempDir static Path work;
 
@@ -54,12 +56,13 @@ class TwoWritersOneTableTest {
     List<Path> waves = trips.writeWaves(work.resolve("input"), 2);
     Path schema = FlinkTrips.writeSchema(work.resolve("trip.avsc"));
     long start = System.nanoTime();
-    WriteJobProcess.run(work.resolve("jobs"), WriteJobProcess.HANG_LIMIT, flinkArgs(waves.get(0), schema, table));
+    WriteJobProcess.run(work.resolve("jobs"), WriteJobProcess.HANG_LIMIT, flinkArgs(waves.get(0), schema, table, 400));
 
     Dataset<Row> template = RiverbedSource.load(RiverbedSource.CLASS_NAME, table, Query.snapshot())
         .drop(Rows.META_COLUMNS.toArray(String[]::new)).limit(1).cache();
     CompletableFuture<Void> stream = CompletableFuture.runAsync(() ->
-        WriteJobProcess.run(work.resolve("jobs"), WriteJobProcess.HANG_LIMIT, flinkArgs(waves.get(1), schema, table)));
+        WriteJobProcess.run(work.resolve("jobs"), WriteJobProcess.HANG_LIMIT,
+            flinkArgs(waves.get(1), schema, table, STREAM_RATE)));
 
     Map<String, Long> model = new TreeMap<>();
     List<String> conflicts = new ArrayList<>();
@@ -108,9 +111,9 @@ class TwoWritersOneTableTest {
         .allSatisfy(m -> assertThat(m).contains("file group").contains("was also written by"));
   }
 
-  private static List<String> flinkArgs(Path wave, Path schema, Path table) {
+  private static List<String> flinkArgs(Path wave, Path schema, Path table, int rate) {
     List<String> args = new ArrayList<>(FlinkTrips.jobFlags(wave, schema, table, "MERGE_ON_READ", "500ms"));
-    args.addAll(List.of("--parallelism", "2", "--set", "write.rate.limit=400",
+    args.addAll(List.of("--parallelism", "2", "--set", "write.rate.limit=" + rate,
         "--set", "hoodie.write.concurrency.mode=optimistic_concurrency_control",
         "--set", "index.type=BUCKET", "--set", "hoodie.bucket.index.num.buckets=" + BUCKETS));
     return args;
