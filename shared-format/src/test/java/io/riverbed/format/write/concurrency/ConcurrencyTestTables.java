@@ -1,34 +1,25 @@
 package io.riverbed.format.write.concurrency;
 
-import io.riverbed.format.record.PayloadMergeRule;
 import io.riverbed.format.table.Table;
-import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableType;
+import io.riverbed.format.testing.Orders;
 import java.io.IOException;
-import java.util.List;
-import org.apache.avro.Schema;
-import org.apache.avro.SchemaBuilder;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.io.TempDir;
 
-/** A small MERGE_ON_READ orders table in a local folder. */
-final class ConcurrencyTestTables {
-  static final Schema SCHEMA = SchemaBuilder.record("orders_record").namespace("hoodie.orders").fields()
-      .requiredString("id")
-      .requiredLong("ts")
-      .requiredString("dt")
-      .endRecord();
+/** A fresh MERGE_ON_READ orders table ({@link Orders}) in a local folder for each test of the concurrency package. */
+abstract class ConcurrencyTestTables {
+  @TempDir
+  java.nio.file.Path dir;
 
-  private ConcurrencyTestTables() {}
+  Table table;
 
-  static Table create(java.nio.file.Path dir) throws IOException {
-    FileSystem fs = FileSystem.getLocal(new Configuration());
-    TableConfig config = TableConfig.builder("orders").type(TableType.MERGE_ON_READ)
-        .recordKeyFields(List.of("id")).partitionFields(List.of("dt")).precombineField("ts")
-        .payloadClass(PayloadMergeRule.EVENT_TIME.payloadClass())
-        .createSchema(SCHEMA.toString())
-        .build();
-    return Table.create(fs, new Path(dir.toUri().toString(), "orders"), config);
+  @BeforeEach
+  void createTable() throws IOException {
+    table = Table.create(FileSystem.getLocal(new Configuration()), new Path(dir.toUri().toString(), "orders"),
+        Orders.config(TableType.MERGE_ON_READ));
   }
 }

@@ -18,22 +18,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.fs.Path;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Hudi's file-system lock: its file, its exclusion, its expiry. */
-class FileSystemTableLockTest {
-  @TempDir
-  java.nio.file.Path dir;
-
-  private Table table;
-
-  @BeforeEach
-  void createTable() throws Exception {
-    table = ConcurrencyTestTables.create(dir);
-  }
-
+class FileSystemTableLockTest extends ConcurrencyTestTables {
   @Test
   void theLockIsHudisLockFileWithItsLockInfoAndGoesWhenReleased() throws Exception {
     FileSystemTableLock lock = FileSystemTableLock.of(table, options(Map.of()));

@@ -2,27 +2,14 @@ package io.riverbed.format.write.concurrency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.riverbed.format.table.Table;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Heartbeats of pending instants: Hudi's file, its expiry, and the writer it names. */
-class InstantHeartbeatsTest {
+class InstantHeartbeatsTest extends ConcurrencyTestTables {
   private static final ConcurrencyOptions OPTIONS = ConcurrencyOptions.fromMap(Map.of(
       ConcurrencyOptions.MODE, "optimistic_concurrency_control",
       ConcurrencyOptions.HEARTBEAT_INTERVAL, "10000", ConcurrencyOptions.HEARTBEAT_MISSES, "3"));
-
-  @TempDir
-  java.nio.file.Path dir;
-
-  private Table table;
-
-  @BeforeEach
-  void createTable() throws Exception {
-    table = ConcurrencyTestTables.create(dir);
-  }
 
   @Test
   void aHeartbeatExpiresAfterIntervalTimesTolerableMisses() throws Exception {
