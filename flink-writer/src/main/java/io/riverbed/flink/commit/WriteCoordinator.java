@@ -10,6 +10,9 @@ import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.write.Rollback;
 import io.riverbed.format.write.WriterLease;
+import io.riverbed.format.write.concurrency.ConcurrencyOptions;
+import io.riverbed.format.write.concurrency.InstantHeartbeats;
+import io.riverbed.format.write.concurrency.WriterSession;
 import io.riverbed.format.write.commit.Committable;
 import io.riverbed.format.write.commit.CompactionTrigger;
 import io.riverbed.format.write.commit.OpenInstants;
@@ -92,7 +95,10 @@ import org.slf4j.LoggerFactory;
  * </ol>
  *
  * <p>From recovery until every writer's input ended and its last commit is done, the coordinator
- * holds the table's {@link WriterLease} (unless {@code write.lease.enabled=false}), renews it, and
+ * holds the table's {@link WriterLease} (unless {@code write.lease.enabled=false}; a shared one with
+ * {@code hoodie.write.concurrency.mode=optimistic_concurrency_control}, through a {@link WriterSession}
+ * that also takes the table lock around each begin and commit and beats the open instants' heartbeats;
+ * failed writes are then rolled back lazily), renews it, and
  * checks it before each commit: a second job on the table fails at start, naming this one.
  *
  * <h2>Compaction (MERGE_ON_READ)</h2>
@@ -154,8 +160,11 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
   /** The newest checkpoint all of whose covered instants are committed. */
   private long committedThrough = NO_CHECKPOINT;
   private final List<CommitWaiter> commitWaiters = new ArrayList<>();
-  /** The table's writer lease, taken at recovery ({@code write.lease.enabled}); null before or without it. */
-  private WriterLease lease;
+  /**
+   * The table's writer lease (and, with optimistic concurrency control, the table lock and the
+   * instants' heartbeats), taken at recovery; null before, or without a lease ({@code write.lease.enabled=false}).
+   */
+  private WriterSession session;
   private boolean leaseReleased;
   private ScheduledExecutorService leaseRenewal;
   /** Writer subtasks whose input ended and whose last commit is done. */
@@ -501,13 +510,16 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
 
   /** Takes the table's writer lease for this writer lineage (again, if a restore changed the lineage). */
   private void acquireLease() {
-    if (!options.leaseEnabled() || (lease != null && lease.writerId().equals(writerId) && !leaseReleased)) {
+    ConcurrencyOptions concurrency = options.concurrencyOptions();
+    if ((!options.leaseEnabled() && !concurrency.multiWriter())
+        || (session != null && session.writerId().equals(writerId) && !leaseReleased)) {
       return;
     }
-    if (lease != null && !leaseReleased) {
-      lease.release();
+    if (session != null && !leaseReleased) {
+      session.release();
     }
-    lease = WriterLease.acquire(table, writerId, "Flink job " + flinkJobId, options.leaseTimeout());
+    session = WriterSession.start(table, writerId, "Flink job " + flinkJobId, options.leaseTimeout(),
+        InstantHeartbeats.WriterKind.STREAMING, concurrency);
     leaseReleased = false;
     if (leaseRenewal == null) {
       leaseRenewal = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -515,18 +527,18 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
         t.setDaemon(true);
         return t;
       });
-      long every = lease.renewalInterval().toMillis();
+      long every = session.renewalInterval().toMillis();
       leaseRenewal.scheduleWithFixedDelay(() -> run("writer lease renewal", () -> {
-        if (lease != null && !leaseReleased) {
-          lease.renew();
+        if (session != null && !leaseReleased) {
+          session.renew();
         }
       }), every, every, TimeUnit.MILLISECONDS);
     }
   }
 
   private void releaseLease() {
-    if (lease != null && !leaseReleased) {
-      lease.release();
+    if (session != null && !leaseReleased) {
+      session.release();
       leaseReleased = true;
     }
   }
@@ -550,12 +562,11 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
   /** The committer of this writer lineage, with the lease check, the fault point and the post-commit actions. */
   private TableCommitter newCommitter() {
     TableCommitter c = TableCommitter.of(table, writerId).operationType(operationType).schema(schema)
-        .beforeCommit(() -> {
-          if (lease != null) {
-            lease.checkHeld();
-          }
-        })
+        .bucketIndex(options.indexType() == FlinkWriteOptions.IndexType.BUCKET)
         .afterCommitPoint(() -> FaultInjection.check(FaultInjection.COORDINATOR_DURING_COMMIT));
+    if (session != null) {
+      session.configure(c, options.indexType() == FlinkWriteOptions.IndexType.BUCKET);
+    }
     c.postCommit(metrics);
     hiveSync.ifPresent(c::postCommit);
     tableServices.ifPresent(c::postCommit);
@@ -587,7 +598,7 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
       metrics.committing();
       committer.commit(u);
     });
-    var rolledBack = Rollback.rollbackFailedWrites(table);
+    var rolledBack = session != null ? session.rollbackFailedWrites() : Rollback.rollbackFailedWrites(table);
     openInstants.clear();
     results.clear();
     recovering = false;

@@ -7,6 +7,7 @@ import io.riverbed.format.record.KeyGeneratorOptions;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.write.CompactionOptions;
 import io.riverbed.format.write.WriteOptions;
+import io.riverbed.format.write.concurrency.ConcurrencyOptions;
 import io.riverbed.format.write.commit.CompactionTrigger;
 import io.riverbed.format.InvalidTableException;
 import io.riverbed.format.record.PayloadMergeRule;
@@ -199,12 +200,34 @@ public record FlinkWriteOptions(
         integer(conf, COMPACTION_DELTA_COMMITS, 5),
         bool(conf, INDEX_BOOTSTRAP, true),
         conf);
+    options.requireSafeConcurrency();
     // malformed compaction options fail when the job is built, not when the first compaction is due
     options.compactionScheduleEnabled();
     options.compactionPolicy();
     options.compactionOptions();
     options.compactionTasksOr(1);
     return options;
+  }
+
+  /** {@code hoodie.write.concurrency.mode}, the lock and the heartbeat options ({@link ConcurrencyOptions}). */
+  public ConcurrencyOptions concurrencyOptions() {
+    return ConcurrencyOptions.fromMap(raw);
+  }
+
+  /**
+   * Refuses optimistic concurrency control with the state index: the job's state knows only the
+   * keys it wrote itself, so a key another writer inserted would get a second file group here, and
+   * the table would hold it twice. The bucket index on every writer places a key in one file group
+   * whoever writes it.
+   */
+  private void requireSafeConcurrency() {
+    if (concurrencyOptions().multiWriter() && indexType == IndexType.FLINK_STATE) {
+      throw new IllegalArgumentException(ConcurrencyOptions.MODE + "=optimistic_concurrency_control needs "
+          + INDEX_TYPE + "=BUCKET: with the state index (" + INDEX_TYPE + "=FLINK_STATE, the default) this job "
+          + "does not see the keys another writer inserts and would write them a second time. Set " + INDEX_TYPE
+          + "=BUCKET and " + BUCKET_NUM + " here, and hoodie.index.type=BUCKET with the same " + BUCKET_NUM
+          + " on every other writer of the table (docs/CONCURRENT_WRITERS.md)");
+    }
   }
 
   /** Options for the core write primitives: payload class and precombine field resolved here win. */

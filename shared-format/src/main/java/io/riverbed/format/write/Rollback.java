@@ -18,6 +18,9 @@ import io.riverbed.format.timeline.RollbackPlan;
 import io.riverbed.format.timeline.RollbackRequest;
 import io.riverbed.format.timeline.Timeline;
 import io.riverbed.format.timeline.TimelineStore;
+import io.riverbed.format.write.concurrency.ConcurrencyOptions;
+import io.riverbed.format.write.concurrency.InstantHeartbeats;
+import io.riverbed.format.write.concurrency.TableLock;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -122,6 +125,63 @@ public final class Rollback implements TableOperation<RollbackMetadata> {
   public static List<RollbackMetadata> rollbackFailedWrites(Table table) {
     TimelineStore store = store(table);
     WriteTransaction.requireNoPendingRestore(table, store.load());
+    List<RollbackMetadata> done = new ArrayList<>(finishCrashedRollbacks(table, store));
+    List<Instant> failed = new ArrayList<>(store.load().commitsTimeline().pending().instants());
+    failed.sort(Comparator.reverseOrder());
+    for (Instant instant : failed) {
+      done.add(of(table, instant.time()).execute());
+    }
+    return done;
+  }
+
+  /**
+   * Rolls back the pending writes that failed, as {@code options}' failed-writes policy says. EAGER:
+   * {@link #rollbackFailedWrites(Table)}. LAZY (several writers, Hudi's
+   * {@code hoodie.clean.failed.writes.policy=LAZY}): under {@code lock}, finishes any rollback that
+   * crashed, then rolls back only the pending commits, deltacommits and replacecommits whose
+   * heartbeat expired ({@link InstantHeartbeats#isExpired}) or whose heartbeat names {@code own}'s
+   * writer (its earlier run, dead since this one runs); another live writer's pending instant stays.
+   * A streaming writer's instant is never rolled back by a batch writer, expired or not: it may be
+   * covered by a completed checkpoint that the streaming job commits when it is restored; only a
+   * streaming writer (the same lineage, or the next streaming job once that one's lease expired)
+   * rolls it back.
+   *
+   * @return the metadata of every rollback completed by this call
+   */
+  public static List<RollbackMetadata> rollbackFailedWrites(Table table, ConcurrencyOptions options,
+      InstantHeartbeats own, TableLock lock) {
+    if (options.failedWritesPolicy() == ConcurrencyOptions.FailedWritesPolicy.EAGER) {
+      return rollbackFailedWrites(table);
+    }
+    try (TableLock.Held held = lock.acquire()) {
+      TimelineStore store = store(table);
+      WriteTransaction.requireNoPendingRestore(table, store.load());
+      List<RollbackMetadata> done = new ArrayList<>(finishCrashedRollbacks(table, store));
+      List<Instant> pending = new ArrayList<>(store.load().commitsTimeline().pending().instants());
+      pending.sort(Comparator.reverseOrder());
+      long now = System.currentTimeMillis();
+      for (Instant instant : pending) {
+        Optional<InstantHeartbeats.Owner> owner = InstantHeartbeats.ownerOf(table, instant.time());
+        boolean mine = owner.filter(o -> o.writerId().equals(own.writerId())).isPresent();
+        boolean streamingOfOther = owner.filter(o -> o.kind() == InstantHeartbeats.WriterKind.STREAMING).isPresent()
+            && own.kind() != InstantHeartbeats.WriterKind.STREAMING;
+        if (!mine && streamingOfOther) {
+          LOG.info("Leaving pending {} of table {}: it is streaming writer {}'s, which commits or rolls it back "
+              + "when it recovers", instant, table.basePath(), owner.get().writerId());
+          continue;
+        }
+        if (!mine && !InstantHeartbeats.isExpired(table, instant.time(), options, now)) {
+          LOG.info("Leaving pending {} of table {}: its writer's heartbeat is live", instant, table.basePath());
+          continue;
+        }
+        done.add(of(table, instant.time()).execute());
+        own.stop(instant.time());
+      }
+      return done;
+    }
+  }
+
+  private static List<RollbackMetadata> finishCrashedRollbacks(Table table, TimelineStore store) {
     List<RollbackMetadata> done = new ArrayList<>();
     for (Instant pending : store.load().ofAction(Action.ROLLBACK).pending().instants()) {
       RollbackPlan plan = readPlan(store, pending.time());
@@ -130,11 +190,6 @@ public final class Rollback implements TableOperation<RollbackMetadata> {
             + " has a plan without instantToRollback");
       }
       done.add(of(table, plan.instantToRollback().commitTime()).allowCompleted(true).execute());
-    }
-    List<Instant> failed = new ArrayList<>(store.load().commitsTimeline().pending().instants());
-    failed.sort(Comparator.reverseOrder());
-    for (Instant instant : failed) {
-      done.add(of(table, instant.time()).execute());
     }
     return done;
   }

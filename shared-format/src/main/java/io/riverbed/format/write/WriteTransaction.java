@@ -69,6 +69,16 @@ public final class WriteTransaction {
 
   /** Starts a new instant with times from {@code generator} (which must run in the table's timeline zone). */
   public static WriteTransaction start(Table table, WriteOperationType operationType, InstantTime generator) {
+    return start(table, operationType, generator, time -> { });
+  }
+
+  /**
+   * Starts a new instant as {@link #start(Table, WriteOperationType, InstantTime)} does, running
+   * {@code beforeRequested} with its time before the requested file is written (a writer's heartbeat
+   * must exist before another writer can see the instant pending).
+   */
+  public static WriteTransaction start(Table table, WriteOperationType operationType, InstantTime generator,
+      java.util.function.Consumer<String> beforeRequested) {
     Objects.requireNonNull(operationType, "operationType");
     table.prepareForWrite();
     TimelineStore store = table.timelineStore();
@@ -76,6 +86,7 @@ public final class WriteTransaction {
     requireNoPendingRestore(table, timeline);
     String time = InstantClock.next(generator, timeline);
     Action action = actionFor(table.type(), operationType);
+    beforeRequested.accept(time);
     Instant requested = store.createRequested(time, action, requestedContent(action));
     Instant inflight = store.transitionToInflight(requested, new byte[0]);
     LOG.info("Started {} {} on table {}", operationType, inflight, table.basePath());

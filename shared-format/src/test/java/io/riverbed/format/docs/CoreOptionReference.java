@@ -10,6 +10,7 @@ import io.riverbed.format.table.TableProperty;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.write.CompactionOptions;
 import io.riverbed.format.write.WriteOptions;
+import io.riverbed.format.write.concurrency.ConcurrencyOptions;
 import java.util.List;
 import java.util.Map;
 
@@ -17,7 +18,8 @@ import java.util.Map;
  * The {@code core} section of {@code docs/OPTIONS.md}: the engine-neutral write options every
  * writer passes through, and the {@code hoodie.properties} keys, rendered from
  * {@link WriteOptions}, {@link BaseFileOptions}, {@link KeyGeneratorOptions},
- * {@link CompactionOptions}, {@link CleanOptions}, {@link ArchiveOptions}, {@link ConsumerOptions} and
+ * {@link CompactionOptions}, {@link CleanOptions}, {@link ArchiveOptions}, {@link ConcurrencyOptions},
+ * {@link ConsumerOptions} and
  * {@link TableProperty}.
  */
 public final class CoreOptionReference {
@@ -49,6 +51,10 @@ public final class CoreOptionReference {
         .append("Archival). `ArchiveOptions.fromMap` reads the `hoodie.*` keys with Hudi's writer defaults,\n")
         .append("`ArchiveOptions.fromFlinkMap` the `archive.*` names with Hudi's Flink defaults.\n\n")
         .append(OptionsPage.optionTable(ArchiveOptions.DESCRIPTIONS))
+        .append("\n### Concurrent writers (`ConcurrencyOptions`)\n\n")
+        .append("Read by the Flink and the Spark writer: several writers on one table with\n")
+        .append("`hoodie.write.concurrency.mode=optimistic_concurrency_control` on every one (CONCURRENT_WRITERS.md).\n\n")
+        .append(OptionsPage.optionTable(ConcurrencyOptions.DESCRIPTIONS))
         .append("\n### Consumers (`ConsumerOptions`)\n\n")
         .append("How long a registered consumer (an incremental read with `consumer-id`) holds `Cleaner` and `Archiver`\n")
         .append("back (see CONCEPTS.md, Registered consumers). `CleanOptions` and `ArchiveOptions` read it from their\n")

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.riverbed.format.CommitConflictException;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableType;
+import io.riverbed.format.write.concurrency.InstantHeartbeats;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
@@ -65,13 +66,73 @@ class WriterLeaseTest {
   }
 
   @Test
-  void aReleasedLeaseGoesToTheNextWriter() throws Exception {
+  void aReleasedLeaseGoesToTheNextWriter() {
     WriterLease.acquire(table, "writer-a", "Flink job aaa", TIMEOUT, clock::get).release();
     WriterLease.acquire(table, "writer-b", "Flink job bbb", TIMEOUT, clock::get).checkHeld();
     assertThat(exists()).isTrue();
   }
 
-  private boolean exists() throws java.io.IOException {
+  // ---------------------------------------------------------------- several writers (optimistic concurrency control)
+
+  @Test
+  void writersWithOptimisticConcurrencyControlShareTheTable() {
+    var flink = WriterLease.acquireShared(table, "flink", "Flink job aaa", TIMEOUT, STREAMING, clock::get);
+    var spark1 = WriterLease.acquireShared(table, "spark-1", "Spark application one", TIMEOUT, BATCH, clock::get);
+    var spark2 = WriterLease.acquireShared(table, "spark-2", "Spark application two", TIMEOUT, BATCH, clock::get);
+    flink.checkHeld();
+    spark1.checkHeld();
+    spark2.checkHeld();
+    spark1.release();
+    flink.checkHeld();
+    assertThatThrownBy(spark1::checkHeld).isInstanceOf(CommitConflictException.class);
+  }
+
+  @Test
+  void aSingleWriterIsRefusedWhileSharedWritersRunAndTheOtherWayRound() {
+    var shared = WriterLease.acquireShared(table, "spark-1", "Spark application one", TIMEOUT, BATCH, clock::get);
+    assertThatThrownBy(() -> WriterLease.acquire(table, "flink", "Flink job aaa", TIMEOUT, clock::get))
+        .isInstanceOf(CommitConflictException.class).hasMessageContaining("Spark application one")
+        .hasMessageContaining("hoodie.write.concurrency.mode=optimistic_concurrency_control");
+    assertThat(exists()).as("the refused writer left no exclusive lease").isFalse();
+    shared.release();
+
+    WriterLease.acquire(table, "flink", "Flink job aaa", TIMEOUT, clock::get);
+    assertThatThrownBy(() -> WriterLease.acquireShared(table, "spark-2", "Spark application two", TIMEOUT, BATCH,
+        clock::get)).isInstanceOf(CommitConflictException.class).hasMessageContaining("Flink job aaa")
+        .hasMessageContaining("without hoodie.write.concurrency.mode=optimistic_concurrency_control");
+  }
+
+  @Test
+  void aTableTakesOneStreamingWriterBesideBatchWriters() {
+    WriterLease.acquireShared(table, "flink-a", "Flink job aaa", TIMEOUT, STREAMING, clock::get);
+    WriterLease.acquireShared(table, "spark-1", "Spark application one", TIMEOUT, BATCH, clock::get);
+    assertThatThrownBy(() -> WriterLease.acquireShared(table, "flink-b", "Flink job bbb", TIMEOUT, STREAMING,
+        clock::get)).isInstanceOf(CommitConflictException.class).hasMessageContaining("Flink job aaa")
+        .hasMessageContaining("one streaming writer");
+    WriterLease.acquireShared(table, "flink-a", "Flink job aaa (restored)", TIMEOUT, STREAMING, clock::get).checkHeld();
+  }
+
+  @Test
+  void anExpiredSharedLeaseNoLongerKeepsOthersOut() {
+    WriterLease.acquireShared(table, "flink-a", "Flink job aaa", TIMEOUT, STREAMING, clock::get);
+    clock.addAndGet(TIMEOUT.toMillis() + 1);
+    WriterLease.acquireShared(table, "flink-b", "Flink job bbb", TIMEOUT, STREAMING, clock::get).checkHeld();
+    clock.addAndGet(TIMEOUT.toMillis() + 1);
+    WriterLease.acquire(table, "single", "Flink job ccc", TIMEOUT, clock::get).checkHeld();
+  }
+
+  private static final InstantHeartbeats.WriterKind STREAMING = InstantHeartbeats.WriterKind.STREAMING;
+  private static final InstantHeartbeats.WriterKind BATCH = InstantHeartbeats.WriterKind.BATCH;
+
+  private boolean exists() {
+    try {
+      return existsOrThrow();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  private boolean existsOrThrow() throws java.io.IOException {
     return table.fs().exists(new org.apache.hadoop.fs.Path(table.metaPath(), WriterLease.FILE));
   }
 }

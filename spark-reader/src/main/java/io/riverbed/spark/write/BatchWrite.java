@@ -1,5 +1,6 @@
 package io.riverbed.spark.write;
 
+import io.riverbed.format.CommitConflictException;
 import io.riverbed.format.InvalidTableException;
 import io.riverbed.format.TableException;
 import io.riverbed.format.query.QueryPlan;
@@ -11,8 +12,10 @@ import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableDefinition;
 import io.riverbed.format.table.TableSchemaResolver;
 import io.riverbed.format.timeline.WriteOperationType;
-import io.riverbed.format.write.Rollback;
 import io.riverbed.format.write.WriterLease;
+import io.riverbed.format.write.batch.BucketTaskWrite;
+import io.riverbed.format.write.concurrency.InstantHeartbeats;
+import io.riverbed.format.write.concurrency.WriterSession;
 import io.riverbed.format.write.batch.BatchWriteOptions;
 import io.riverbed.format.write.batch.EncodedChange;
 import io.riverbed.format.write.batch.ExistingKeys;
@@ -59,8 +62,10 @@ import scala.Tuple2;
 /**
  * One {@code df.write.format("hudi").mode(m).save(path)}: the driver's side of a batch write over
  * the core's write path. The save mode decides the table's fate ({@link SaveMode}); the driver
- * takes the table's {@link WriterLease} (a live Flink writer's lease fails the write, naming it),
- * rolls back what failed writers left, and opens one instant. Executors turn rows into changes
+ * takes the table's {@link WriterLease} through a {@link WriterSession} (a live Flink writer's lease
+ * fails the write, naming it, unless every writer sets {@code hoodie.write.concurrency.mode=optimistic_concurrency_control}:
+ * then the commit runs under the table lock and its conflict check), rolls back what failed writers
+ * left, and opens one instant. Executors turn rows into changes
  * ({@link ChangeEncoder}), keep one per key ({@link EncodedChange#precombine}), find where
  * existing keys live for upserts and deletes ({@link KeyLocator}, joined by key), and write the file
  * groups in parallel, one task per group ({@link FileGroupTask}, routed by {@link TaskWrite#taskOf}).
@@ -174,20 +179,21 @@ public final class BatchWrite {
       table = Table.create(fs, base, new TableDefinition(name, write.tableType(), keys, precombine,
           write.write().payloadClass(), writeSchema).toConfig());
     }
-    WriterLease lease = WriterLease.acquire(table, writerId, holder, LEASE_TIMEOUT);
-    ScheduledExecutorService renewal = renewing(lease, base);
+    WriterSession session = WriterSession.start(table, writerId, holder, LEASE_TIMEOUT,
+        InstantHeartbeats.WriterKind.BATCH, write.concurrency());
+    ScheduledExecutorService renewal = renewing(session, base);
     String instant;
     try {
-      Rollback.rollbackFailedWrites(table);
+      session.rollbackFailedWrites();
       if (write.operation() == WriteOperationType.DELETE_PARTITION) {
-        instant = deletePartitions(spark, rows, table, writeSchema, write, lease, writerId);
+        instant = deletePartitions(spark, rows, table, writeSchema, write, session);
       } else {
         int flag = input.deleteFlag().map(rows.schema()::fieldIndex).orElse(-1);
-        instant = writeAndCommit(spark, rows, columns, flag, table, writeSchema, write, conf, lease, writerId);
+        instant = writeAndCommit(spark, rows, columns, flag, table, writeSchema, write, conf, session);
       }
     } finally {
       renewal.shutdownNow();
-      lease.release();
+      session.release();
     }
     hiveSync.ifPresent(sync -> sync.sync(table, instant));
     return Optional.of(instant);
@@ -211,7 +217,7 @@ public final class BatchWrite {
   }
 
   private static String writeAndCommit(SparkSession spark, Dataset<Row> rows, StructType columns, int deleteFlag,
-      Table table, Schema writeSchema, BatchWriteOptions write, Configuration conf, WriterLease lease, String writerId) {
+      Table table, Schema writeSchema, BatchWriteOptions write, Configuration conf, WriterSession session) {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     Broadcast<SerializableConfiguration> shippedConf = jsc.broadcast(new SerializableConfiguration(conf));
     JavaRDD<org.apache.spark.sql.catalyst.InternalRow> input = rows.queryExecution().toRdd().toJavaRDD();
@@ -225,16 +231,19 @@ public final class BatchWrite {
             orderingField, write.deletes(), deleteFlag), false)
         .mapToPair(c -> new Tuple2<>(changeKey(c.partitionPath(), c.recordKey()), c))
         .reduceByKey(EncodedChange::precombine, tasks);
-    JavaRDD<TaskWrite.Routed> routed = write.looksUpKeys()
+    JavaRDD<TaskWrite.Routed> routed = write.looksUpKeys() && !write.bucketIndex()
         ? located(jsc, table, changes, shippedConf, tasks)
         : changes.values().map(c -> new TaskWrite.Routed(c, null));
 
     List<String> partitionsBefore = write.operation() == WriteOperationType.INSERT_OVERWRITE_TABLE
         ? table.listPartitions() : List.of();
-    TableCommitter committer = committer(table, writeSchema, write, lease, writerId);
+    TableCommitter committer = committer(table, writeSchema, write, session);
     String instant = committer.begin();
+    List<String> hashFields = BucketTaskWrite.hashFields(table, write.bucketHashFields());
+    int buckets = write.numBuckets();
     List<CommitMessage> messages = routed
-        .mapToPair(r -> new Tuple2<>(TaskWrite.taskOf(r, tasks), r))
+        .mapToPair(r -> new Tuple2<>(buckets > 0 ? BucketTaskWrite.taskOf(r.change(), hashFields, buckets, tasks)
+            : TaskWrite.taskOf(r, tasks), r))
         .partitionBy(new HashPartitioner(tasks))
         .values()
         .mapPartitionsWithIndex(new FileGroupTask(table, shippedConf, writeSchema, write, instant, tasks), false)
@@ -244,8 +253,24 @@ public final class BatchWrite {
       case INSERT_OVERWRITE_TABLE -> ReplacedFileGroups.of(table, table.refreshTimeline(), partitionsBefore);
       default -> Map.of();
     };
-    committer.commit(new Committable(1, instant, messages, Map.of()), replaced);
+    commit(committer, session, new Committable(1, instant, messages, Map.of()), replaced);
     return instant;
+  }
+
+  /**
+   * Commits; with several writers a commit that loses a conflict rolls its instant back at once
+   * (no other writer has to wait for its heartbeat to expire) and fails naming the conflict.
+   */
+  private static void commit(TableCommitter committer, WriterSession session, Committable committable,
+      Map<String, ? extends java.util.Collection<String>> replaced) {
+    try {
+      committer.commit(committable, replaced);
+    } catch (CommitConflictException e) {
+      if (session.concurrent()) {
+        session.rollBackOwn(committable.instantTime());
+      }
+      throw e;
+    }
   }
 
   /**
@@ -254,7 +279,7 @@ public final class BatchWrite {
    * partitions the rows' keys fall in (as Hudi derives them).
    */
   private static String deletePartitions(SparkSession spark, Dataset<Row> rows, Table table, Schema writeSchema,
-      BatchWriteOptions write, WriterLease lease, String writerId) {
+      BatchWriteOptions write, WriterSession session) {
     List<String> partitions = write.partitionsToDelete().isEmpty() ? partitionsOfRows(rows, table)
         : ReplacedFileGroups.resolvePartitions(table, write.partitionsToDelete());
     List<String> absent = partitions.stream().filter(p -> !table.listPartitions().contains(p)).toList();
@@ -262,9 +287,9 @@ public final class BatchWrite {
       LOG.warn("delete_partition on table {}: it has no partition {}; nothing is deleted there", table.basePath(),
           absent);
     }
-    TableCommitter committer = committer(table, writeSchema, write, lease, writerId);
+    TableCommitter committer = committer(table, writeSchema, write, session);
     String instant = committer.begin();
-    committer.commit(new Committable(1, instant, List.of(), Map.of()),
+    commit(committer, session, new Committable(1, instant, List.of(), Map.of()),
         ReplacedFileGroups.of(table, table.refreshTimeline(), partitions));
     return instant;
   }
@@ -285,10 +310,10 @@ public final class BatchWrite {
     return out;
   }
 
-  private static TableCommitter committer(Table table, Schema writeSchema, BatchWriteOptions write, WriterLease lease,
-      String writerId) {
-    return TableCommitter.of(table, writerId).operationType(write.operation()).schema(writeSchema)
-        .beforeCommit(lease::checkHeld);
+  private static TableCommitter committer(Table table, Schema writeSchema, BatchWriteOptions write,
+      WriterSession session) {
+    return session.configure(TableCommitter.of(table, session.writerId()).operationType(write.operation())
+        .schema(writeSchema), write.bucketIndex());
   }
 
   /** The changes with the file group of each key the table holds in the partitions they touch. */
@@ -351,16 +376,16 @@ public final class BatchWrite {
     }
   }
 
-  private static ScheduledExecutorService renewing(WriterLease lease, Path base) {
+  private static ScheduledExecutorService renewing(WriterSession session, Path base) {
     ScheduledExecutorService renewal = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "riverbed-spark-writer-lease");
       t.setDaemon(true);
       return t;
     });
-    long every = lease.renewalInterval().toMillis();
+    long every = session.renewalInterval().toMillis();
     renewal.scheduleWithFixedDelay(() -> {
       try {
-        lease.renew();
+        session.renew();
       } catch (RuntimeException e) {
         LOG.error("Cannot renew the writer lease of table {}; the commit will check it and fail if it is lost", base, e);
       }

@@ -2,6 +2,8 @@ package io.riverbed.spark.write;
 
 import io.riverbed.format.table.Table;
 import io.riverbed.format.write.batch.BatchWriteOptions;
+import io.riverbed.format.write.batch.BucketTaskWrite;
+import io.riverbed.format.write.batch.EncodedChange;
 import io.riverbed.format.write.batch.TaskWrite;
 import io.riverbed.format.write.commit.CommitMessage;
 import java.io.IOException;
@@ -18,7 +20,7 @@ import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * One Spark task of the write stage: opens the table on the executor and writes the file groups
- * routed to it with the core's {@link TaskWrite}; its one output is the task's commit message, in
+ * routed to it with the core's {@link TaskWrite} (or, with the bucket index, {@link BucketTaskWrite}); its one output is the task's commit message, in
  * its byte form ({@link CommitMessage#toBytes}) whatever serializer the session uses.
  * Spark's partition index is the task index that names the files, its attempt number the attempt.
  */
@@ -55,8 +57,26 @@ final class FileGroupTask implements Function2<Integer, Iterator<TaskWrite.Route
     }
     TaskContext context = TaskContext.get();
     int attempt = context == null ? 0 : context.attemptNumber();
-    CommitMessage message = TaskWrite.write(table, new Schema.Parser().parse(schemaJson),
-        BatchWriteOptions.fromMap(options).write(), placement, instant, task, parallelism, attempt, changes);
+    BatchWriteOptions write = BatchWriteOptions.fromMap(options);
+    Schema schema = new Schema.Parser().parse(schemaJson);
+    CommitMessage message = write.bucketIndex()
+        ? BucketTaskWrite.write(table, schema, write.write(), BucketTaskWrite.hashFields(table, write.bucketHashFields()),
+            write.numBuckets(), instant, task, parallelism, attempt, changesOf(changes))
+        : TaskWrite.write(table, schema, write.write(), placement, instant, task, parallelism, attempt, changes);
     return List.of(message.toBytes()).iterator();
+  }
+
+  private static Iterator<EncodedChange> changesOf(Iterator<TaskWrite.Routed> routed) {
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return routed.hasNext();
+      }
+
+      @Override
+      public EncodedChange next() {
+        return routed.next().change();
+      }
+    };
   }
 }

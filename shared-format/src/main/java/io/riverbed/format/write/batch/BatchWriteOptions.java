@@ -6,6 +6,7 @@ import io.riverbed.format.record.KeyGeneratorOptions;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.write.WriteOptions;
+import io.riverbed.format.write.concurrency.ConcurrencyOptions;
 import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -32,6 +33,10 @@ import java.util.TreeSet;
  * @param partitionsToDelete {@value #PARTITIONS_TO_DELETE} (delete_partition): partition paths, {@code *}
  *     a wildcard; empty when unset (the partitions of the batch's rows are deleted then)
  * @param write file sizing, payload and precombine overrides, base file options
+ * @param concurrency {@value ConcurrencyOptions#MODE} and the lock and heartbeat options of concurrent writers
+ * @param numBuckets {@value #INDEX_TYPE}=BUCKET: {@value #BUCKET_NUM}, the number of buckets keys are
+ *     hashed into (as Hudi's and Riverbed's Flink bucket index place them); 0 when keys are looked up
+ * @param bucketHashFields {@value #BUCKET_HASH_FIELD}: the key fields hashed; empty = the record key fields
  * @param raw every option given, for the key generator of a new table
  */
 public record BatchWriteOptions(
@@ -42,6 +47,9 @@ public record BatchWriteOptions(
     int parallelism,
     List<String> partitionsToDelete,
     WriteOptions write,
+    ConcurrencyOptions concurrency,
+    int numBuckets,
+    List<String> bucketHashFields,
     Map<String, String> raw) {
 
   public static final String OPERATION = "hoodie.datasource.write.operation";
@@ -61,6 +69,10 @@ public record BatchWriteOptions(
   public static final String META_SYNC_TOOLS = "hoodie.meta.sync.client.tool.class";
   /** Hudi's Hive sync tool: the one sync tool Riverbed runs. */
   public static final String HIVE_SYNC_TOOL = "org.apache.hudi.hive.HiveSyncTool";
+  public static final String INDEX_TYPE = "hoodie.index.type";
+  public static final String BUCKET_NUM = "hoodie.bucket.index.num.buckets";
+  public static final String BUCKET_HASH_FIELD = "hoodie.bucket.index.hash.field";
+  public static final String BUCKET_ENGINE = "hoodie.index.bucket.engine";
   /** Hudi's payload class whose records are deletes. */
   public static final String EMPTY_PAYLOAD = "org.apache.hudi.common.model.EmptyHoodieRecordPayload";
 
@@ -81,6 +93,7 @@ public record BatchWriteOptions(
 
   public BatchWriteOptions {
     partitionsToDelete = List.copyOf(partitionsToDelete);
+    bucketHashFields = List.copyOf(bucketHashFields);
     raw = Map.copyOf(raw);
   }
 
@@ -101,8 +114,59 @@ public record BatchWriteOptions(
     if (deletesAll) {
       write = write.withPayloadClass(null);
     }
+    ConcurrencyOptions concurrency;
+    try {
+      concurrency = ConcurrencyOptions.fromMap(conf);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidTableException("hudi: " + e.getMessage());
+    }
+    int buckets = numBuckets(conf, operation);
     return new BatchWriteOptions(operation, type, name, deletesAll, parallelism(conf, operation),
-        partitionsToDelete(conf.get(PARTITIONS_TO_DELETE)), write, conf);
+        partitionsToDelete(conf.get(PARTITIONS_TO_DELETE)), write, concurrency, buckets,
+        buckets == 0 ? List.of() : KeyGeneratorOptions.splitFields(conf.getOrDefault(BUCKET_HASH_FIELD, "")),
+        conf);
+  }
+
+  /** True with {@value #INDEX_TYPE}=BUCKET: keys are placed by hashing, not looked up. */
+  public boolean bucketIndex() {
+    return numBuckets > 0;
+  }
+
+  /**
+   * {@value #BUCKET_NUM} with the bucket index, 0 without. The Spark writer knows Riverbed's key
+   * lookup (the partitions' latest slices, logs included: the default) and Hudi's simple-engine
+   * bucket index; any other index is refused, as is an operation the bucket index does not place.
+   */
+  private static int numBuckets(Map<String, String> conf, WriteOperationType operation) {
+    String type = conf.get(INDEX_TYPE);
+    if (type == null || type.isBlank()) {
+      return 0;
+    }
+    if (!type.trim().equalsIgnoreCase("BUCKET")) {
+      throw new InvalidTableException("option " + INDEX_TYPE + "='" + type + "' is not supported by Riverbed's "
+          + "Spark writer: it finds existing keys by reading the partitions' latest file slices, logs included "
+          + "(leave the option unset), or places them with BUCKET");
+    }
+    String engine = conf.getOrDefault(BUCKET_ENGINE, "SIMPLE").trim();
+    if (!engine.equalsIgnoreCase("SIMPLE")) {
+      throw new InvalidTableException("option " + BUCKET_ENGINE + "='" + engine + "' is not supported: Riverbed "
+          + "writes Hudi's SIMPLE bucket index only");
+    }
+    if (operation != WriteOperationType.UPSERT && operation != WriteOperationType.INSERT
+        && operation != WriteOperationType.DELETE && operation != WriteOperationType.DELETE_PARTITION) {
+      throw new InvalidTableException("option " + INDEX_TYPE + "=BUCKET supports the operations upsert, insert, "
+          + "delete and delete_partition in Riverbed's Spark writer, not " + operation.value());
+    }
+    String value = conf.getOrDefault(BUCKET_NUM, "256").trim();
+    try {
+      int n = Integer.parseInt(value);
+      if (n <= 0) {
+        throw new NumberFormatException();
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new InvalidTableException("option " + BUCKET_NUM + "='" + value + "' is not a number of buckets (1 or more)");
+    }
   }
 
   /** Whether the write asks for a metastore sync after its commit ({@value #HIVE_SYNC_ENABLED} or {@value #META_SYNC_ENABLED}). */
@@ -199,6 +263,7 @@ public record BatchWriteOptions(
     keys.addAll(WriteOptions.DESCRIPTIONS.keySet());
     keys.addAll(BaseFileOptions.DESCRIPTIONS.keySet());
     keys.addAll(KeyGeneratorOptions.DESCRIPTIONS.keySet());
+    keys.addAll(ConcurrencyOptions.DESCRIPTIONS.keySet());
     keys.add(WRITE_TABLE_NAME);
     return keys;
   }
@@ -231,6 +296,16 @@ public record BatchWriteOptions(
     d.put(META_SYNC_ENABLED, new String[] {"false", "Run the sync tools of " + META_SYNC_TOOLS + " after the commit."});
     d.put(META_SYNC_TOOLS, new String[] {HIVE_SYNC_TOOL, "The sync tools " + META_SYNC_ENABLED + " runs; only "
         + HIVE_SYNC_TOOL + " (Hive Metastore, hms mode) is supported, another is an error before the write."});
+    d.put(INDEX_TYPE, new String[] {"", "Unset: existing keys are found by reading the latest file slices of the "
+        + "partitions the batch touches (base and log files). BUCKET: keys are placed by Hudi's simple bucket index "
+        + "(hash of " + BUCKET_HASH_FIELD + " mod " + BUCKET_NUM + "), as the Flink writer's index.type=BUCKET "
+        + "places them: the safe setup beside a Flink writer (CONCURRENT_WRITERS.md); upsert, insert, delete and "
+        + "delete_partition. Other index types are refused."});
+    d.put(BUCKET_NUM, new String[] {"256", "Buckets of the bucket index per partition; must be what every writer "
+        + "of the table uses."});
+    d.put(BUCKET_HASH_FIELD, new String[] {"", "Record key fields hashed by the bucket index; empty = the record "
+        + "key fields."});
+    d.put(BUCKET_ENGINE, new String[] {"SIMPLE", "The bucket index engine; only SIMPLE is supported."});
     return Collections.unmodifiableMap(d);
   }
 }

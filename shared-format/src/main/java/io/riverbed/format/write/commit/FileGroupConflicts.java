@@ -12,6 +12,8 @@ import io.riverbed.format.timeline.State;
 import io.riverbed.format.timeline.Timeline;
 import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.format.timeline.WriteOperationType;
+import io.riverbed.format.write.BucketIndex;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.Map;
 import java.util.Set;
@@ -35,6 +37,9 @@ import java.util.TreeSet;
  *       its plan.
  *   <li>A compaction planned before T (an earlier instant time) never conflicts: T's log appends to
  *       its file groups went into the slice after it.
+ *   <li>With the bucket index, two file groups of one partition conflict when their file ids name the
+ *       same bucket (Hudi's {@code BucketIndexConcurrentFileWritesConflictResolutionStrategy}): two
+ *       writers that each made a new file group for a bucket would leave a key in two groups.
  * </ul>
  */
 final class FileGroupConflicts {
@@ -46,7 +51,7 @@ final class FileGroupConflicts {
    *     instant, if another writer's operation touched a file group of {@code touched}
    */
   static void check(Table table, TimelineStore store, Map<Instant, Long> modified, Instant pending, String writerId,
-      Set<FileGroupId> touched) {
+      Set<FileGroupId> touched, boolean bucketIndex) {
     if (touched.isEmpty()) {
       return;
     }
@@ -74,7 +79,7 @@ final class FileGroupConflicts {
       metadata.fileIdsByPartition().forEach((p, ids) -> ids.forEach(id -> written.add(new FileGroupId(p, id))));
       metadata.replacedFileIds().forEach((p, ids) -> ids.forEach(id -> written.add(new FileGroupId(p, id))));
       failOnOverlap(table, pending, touched, written, other, otherWriter == null ? "a writer without a writer id"
-          : "writer " + otherWriter, compaction ? "compaction completed" : "commit completed");
+          : "writer " + otherWriter, compaction ? "compaction completed" : "commit completed", bucketIndex);
     }
     for (Instant compaction : timeline.pendingCompactions().instants()) {
       if (compaction.time().compareTo(pending.time()) <= 0) {
@@ -86,7 +91,7 @@ final class FileGroupConflicts {
       for (CompactionOperation op : plan.operations()) {
         planned.add(new FileGroupId(op.partitionPath(), op.fileId()));
       }
-      failOnOverlap(table, pending, touched, planned, compaction, "a compaction", "compaction planned");
+      failOnOverlap(table, pending, touched, planned, compaction, "a compaction", "compaction planned", bucketIndex);
     }
   }
 
@@ -101,16 +106,27 @@ final class FileGroupConflicts {
   }
 
   private static void failOnOverlap(Table table, Instant pending, Set<FileGroupId> touched, Set<FileGroupId> other,
-      Instant otherInstant, String otherWriter, String what) {
-    Set<FileGroupId> both = new TreeSet<>(touched);
-    both.retainAll(other);
+      Instant otherInstant, String otherWriter, String what, boolean bucketIndex) {
+    Map<FileGroupId, FileGroupId> otherByKey = new HashMap<>();
+    other.forEach(id -> otherByKey.putIfAbsent(conflictKey(id, bucketIndex), id));
+    Set<FileGroupId> both = new TreeSet<>();
+    touched.stream().filter(id -> otherByKey.containsKey(conflictKey(id, bucketIndex))).forEach(both::add);
     if (both.isEmpty()) {
       return;
     }
     FileGroupId first = both.iterator().next();
+    FileGroupId theirs = otherByKey.get(conflictKey(first, bucketIndex));
+    String sameBucket = theirs.equals(first) ? "" : " (bucket " + BucketIndex.bucketOf(first.fileId())
+        + ", which the other instant wrote as file group " + theirs.fileId() + ")";
     throw new CommitConflictException("cannot commit " + pending + " on table " + table.basePath() + ": file group "
-        + first + (both.size() > 1 ? " (and " + (both.size() - 1) + " more)" : "") + " was also written by "
-        + otherInstant + " (" + what + " by " + otherWriter + " while " + pending.time() + " was in flight); "
-        + pending + " stays pending, to be rolled back");
+        + first + sameBucket + (both.size() > 1 ? " (and " + (both.size() - 1) + " more)" : "")
+        + " was also written by " + otherInstant + " (" + what + " by " + otherWriter + " while " + pending.time()
+        + " was in flight); " + pending + " stays pending, to be rolled back");
+  }
+
+  /** What two writes must not share: the file group, or with the bucket index its partition and bucket. */
+  private static FileGroupId conflictKey(FileGroupId id, boolean bucketIndex) {
+    int bucket = bucketIndex ? BucketIndex.bucketOf(id.fileId()) : -1;
+    return bucket < 0 ? id : new FileGroupId(id.partitionPath(), "bucket " + bucket);
   }
 }

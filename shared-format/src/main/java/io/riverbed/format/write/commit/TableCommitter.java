@@ -11,7 +11,12 @@ import io.riverbed.format.timeline.Timeline;
 import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.timeline.WriteStat;
+import io.riverbed.format.CommitConflictException;
+import io.riverbed.format.write.InstantClock;
 import io.riverbed.format.write.WriteTransaction;
+import io.riverbed.format.write.concurrency.ConcurrencyOptions;
+import io.riverbed.format.write.concurrency.InstantHeartbeats;
+import io.riverbed.format.write.concurrency.TableLock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -44,9 +49,20 @@ import org.slf4j.LoggerFactory;
  *       throws {@link io.riverbed.format.CommitConflictException} naming the file group and the
  *       other instant, and <em>leaves the instant pending</em> (inflight, invisible to readers), as
  *       Hudi does: the writer's recovery rolls it back ({@link io.riverbed.format.write.Rollback#rollbackFailedWrites}).
- *       The check and the commit are not one atomic step across writers (there is no lock
- *       provider): two writers that commit in the same moment can both pass it. The table's
- *       {@link io.riverbed.format.write.WriterLease} remains what keeps a second Riverbed job out.
+ *       Alone, the check and the commit are not one atomic step across writers: two writers that
+ *       commit in the same moment can both pass it, so a single writer relies on the table's
+ *       {@link io.riverbed.format.write.WriterLease} to keep others out. With several writers
+ *       ({@link #concurrency}) the check and the commit point run under the table's {@link TableLock},
+ *       against the timeline as it is under the lock; instants are begun under it too, with their
+ *       heartbeat started first ({@link InstantHeartbeats}). With the bucket index
+ *       ({@link #bucketIndex}) file groups conflict by partition and bucket number, so two writers
+ *       that each made a new file group for one bucket cannot both commit.
+ *   <li><b>Batch writers yield to the streaming writer.</b> A batch writer's commit waits, lock
+ *       released, while a streaming writer (by its instants' heartbeats) has an instant pending, up
+ *       to {@link ConcurrencyOptions#streamingWait()}: a streaming commit covered by a completed
+ *       checkpoint must never lose a conflict, so a batch commit never lands while one is in flight
+ *       (and a streaming instant begun later starts after it). A batch commit that waited in vain
+ *       fails, naming the streaming instant.
  *   <li><b>Reconciled with the instant's markers</b> (Hudi's {@code reconcileAgainstMarkers}, done by
  *       {@link WriteTransaction#commit}): before the commit point, every data file the instant's
  *       markers name that no message reports is deleted. Such a file was written for the instant
@@ -90,6 +106,11 @@ public final class TableCommitter {
   private final List<PostCommitAction> actions = new ArrayList<>();
   private Runnable beforeCommit = () -> {};
   private Runnable afterCommitPoint = () -> {};
+  /** Several writers: the table lock, this writer's heartbeats and the options; null when single. */
+  private TableLock lock;
+  private InstantHeartbeats heartbeats;
+  private ConcurrencyOptions concurrency;
+  private boolean bucketIndex;
   /** The newest committed Kafka offsets; null until read from the timeline. */
   private Optional<KafkaOffsets> committedOffsets;
 
@@ -143,6 +164,29 @@ public final class TableCommitter {
     return this;
   }
 
+  /**
+   * Commits alongside other writers ({@link ConcurrencyOptions#multiWriter()}): instants are begun
+   * and committed under {@code tableLock}, with {@code instantHeartbeats} started before each instant
+   * is requested and stopped once it is committed.
+   */
+  public TableCommitter concurrency(TableLock tableLock, InstantHeartbeats instantHeartbeats,
+      ConcurrencyOptions options) {
+    if (!instantHeartbeats.writerId().equals(writerId)) {
+      throw new IllegalArgumentException("heartbeats of writer " + instantHeartbeats.writerId()
+          + " for the committer of writer " + writerId);
+    }
+    this.lock = Objects.requireNonNull(tableLock);
+    this.heartbeats = instantHeartbeats;
+    this.concurrency = Objects.requireNonNull(options);
+    return this;
+  }
+
+  /** The table's writers place keys with the bucket index: file groups conflict by partition and bucket. */
+  public TableCommitter bucketIndex(boolean bucket) {
+    this.bucketIndex = bucket;
+    return this;
+  }
+
   public Table table() {
     return table;
   }
@@ -153,7 +197,12 @@ public final class TableCommitter {
 
   /** Opens a new instant ({@link WriteTransaction#start}) for this writer's tasks to write into; its time. */
   public String begin() {
-    return WriteTransaction.start(table, operationType).instantTime();
+    if (lock == null) {
+      return WriteTransaction.start(table, operationType).instantTime();
+    }
+    try (TableLock.Held held = lock.acquire()) {
+      return WriteTransaction.start(table, operationType, InstantClock.forTable(table), heartbeats::start).instantTime();
+    }
   }
 
   /**
@@ -181,6 +230,71 @@ public final class TableCommitter {
     if (schema == null) {
       throw new IllegalStateException("no schema set for the committer of table " + table.basePath());
     }
+    Optional<Committed> committed = lock == null ? commitPoint(committable, replacedFileIds)
+        : commitUnderLock(committable, replacedFileIds);
+    if (heartbeats != null) {
+      heartbeats.stop(committable.instantTime());
+    }
+    if (committed.isEmpty()) {
+      return Optional.empty();
+    }
+    afterCommitPoint.run();
+    runPostCommitActions(committed.get().instant(), committed.get().metadata());
+    return Optional.of(committed.get().metadata());
+  }
+
+  private record Committed(Instant instant, CommitMetadata metadata) {}
+
+  /**
+   * The commit point under the table lock; a batch writer first waits, lock released, until no
+   * streaming writer's instant is pending.
+   */
+  private Optional<Committed> commitUnderLock(Committable committable,
+      Map<String, ? extends Collection<String>> replacedFileIds) {
+    long deadline = System.currentTimeMillis() + concurrency.streamingWait().toMillis();
+    while (true) {
+      Optional<Instant> streaming;
+      try (TableLock.Held held = lock.acquire()) {
+        streaming = heartbeats.kind() == InstantHeartbeats.WriterKind.BATCH
+            ? pendingStreamingInstant(committable.instantTime()) : Optional.empty();
+        if (streaming.isEmpty()) {
+          return commitPoint(committable, replacedFileIds);
+        }
+      }
+      if (System.currentTimeMillis() >= deadline) {
+        throw new CommitConflictException("cannot commit " + committable.instantTime() + " on table "
+            + table.basePath() + ": streaming writer " + InstantHeartbeats.ownerOf(table, streaming.get().time())
+                .map(InstantHeartbeats.Owner::writerId).orElse("?") + " kept instant " + streaming.get()
+            + " pending for longer than " + ConcurrencyOptions.STREAMING_WAIT + "=" + concurrency.streamingWait()
+            + " (is its job down with a checkpointed instant to commit?); the instant stays pending, to be rolled back");
+      }
+      try {
+        Thread.sleep(Math.max(1, concurrency.lockRetryWait().toMillis()));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new TableException("interrupted while committing " + committable.instantTime() + " on table "
+            + table.basePath(), e);
+      }
+    }
+  }
+
+  /** A pending write instant of a streaming writer other than this one, by its heartbeat. */
+  private Optional<Instant> pendingStreamingInstant(String own) {
+    for (Instant pending : store.load().commitsTimeline().pending().instants()) {
+      if (pending.time().equals(own)) {
+        continue;
+      }
+      Optional<InstantHeartbeats.Owner> owner = InstantHeartbeats.ownerOf(table, pending.time());
+      if (owner.filter(o -> o.kind() == InstantHeartbeats.WriterKind.STREAMING && !o.writerId().equals(writerId))
+          .isPresent()) {
+        return Optional.of(pending);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private Optional<Committed> commitPoint(Committable committable,
+      Map<String, ? extends Collection<String>> replacedFileIds) {
     String time = committable.instantTime();
     // one listing: the timeline and the modification times the conflict check reads
     Map<Instant, Long> modified = store.modificationTimes();
@@ -212,7 +326,7 @@ public final class TableCommitter {
       }
     }
     replacedFileIds.forEach((p, ids) -> ids.forEach(id -> touched.add(new FileGroupId(p, id))));
-    FileGroupConflicts.check(table, store, modified, instant.get(), writerId, touched);
+    FileGroupConflicts.check(table, store, modified, instant.get(), writerId, touched, bucketIndex);
 
     Map<String, String> extra = new LinkedHashMap<>();
     committable.extraMetadata().forEach((k, v) -> {
@@ -233,9 +347,7 @@ public final class TableCommitter {
     replacedFileIds.forEach(tx::addReplacedFileIds);
     CommitMetadata metadata = tx.commit(schema, extra);
     committedOffsets = offsets;
-    afterCommitPoint.run();
-    runPostCommitActions(instant.get().withState(State.COMPLETED), metadata);
-    return Optional.of(metadata);
+    return Optional.of(new Committed(instant.get().withState(State.COMPLETED), metadata));
   }
 
   /** Those of {@code committables} whose instant is not completed yet, in the given order. */

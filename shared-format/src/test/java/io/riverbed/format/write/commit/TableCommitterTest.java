@@ -33,6 +33,11 @@ import io.riverbed.format.write.Rollback;
 import io.riverbed.format.write.WriteOptions;
 import io.riverbed.format.write.WriteRecord;
 import io.riverbed.format.write.WriteTaskContext;
+import io.riverbed.format.write.BucketIndex;
+import io.riverbed.format.write.concurrency.ConcurrencyOptions;
+import io.riverbed.format.write.concurrency.FileSystemTableLock;
+import io.riverbed.format.write.concurrency.InstantHeartbeats;
+import io.riverbed.format.write.concurrency.TableLock;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;
@@ -287,6 +292,138 @@ class TableCommitterTest {
   }
 
   // ---------------------------------------------------------------- post-commit actions
+
+  // ---------------------------------------------------------------- several writers
+
+  @Test
+  void withTheBucketIndexTwoNewFileGroupsOfOneBucketConflict() throws Exception {
+    FileGroupId mine = new FileGroupId(DT, BucketIndex.newFileId(3));
+    FileGroupId theirs = new FileGroupId(DT, BucketIndex.newFileId(3));
+    TableCommitter a = committer("writer-a").bucketIndex(true);
+    TableCommitter b = committer("writer-b").bucketIndex(true);
+    String ta = a.begin();
+    Committable fromA = Committable.of(1, ta, List.of(append(ta, 0, mine, "a1")));
+    String tb = b.begin();
+    Committable fromB = Committable.of(1, tb, List.of(append(tb, 1, theirs, "b1")));
+    awaitStorageClockPast(tb);
+
+    b.commit(fromB);
+    assertThatThrownBy(() -> a.commit(fromA)).isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining("file group " + mine).hasMessageContaining("bucket 3")
+        .hasMessageContaining(theirs.fileId()).hasMessageContaining(tb + ".deltacommit");
+  }
+
+  @Test
+  void withoutTheBucketIndexFileGroupsConflictByFileIdOnly() throws Exception {
+    FileGroupId mine = new FileGroupId(DT, BucketIndex.newFileId(3));
+    FileGroupId theirs = new FileGroupId(DT, BucketIndex.newFileId(3));
+    Race race = race(mine, theirs);
+    awaitStorageClockPast(race.fromB().instantTime());
+    race.b().commit(race.fromB());
+    race.a().commit(race.fromA());
+    assertThat(completedWrites()).contains(race.fromA().instantTime(), race.fromB().instantTime());
+  }
+
+  @Test
+  void withSeveralWritersTheConflictCheckAndCommitPointRunUnderTheLockAndInstantsHaveHeartbeats() throws Exception {
+    RecordingLock lock = new RecordingLock();
+    TableCommitter a = concurrent(committer("writer-a"), lock, InstantHeartbeats.WriterKind.BATCH);
+    List<Boolean> heldAtCheck = new ArrayList<>();
+    a.beforeCommit(() -> heldAtCheck.add(lock.held));
+    String instant = a.begin();
+    assertThat(lock.acquired).as("begun under the lock").isEqualTo(1);
+    assertThat(InstantHeartbeats.ownerOf(table, instant)).isPresent();
+
+    a.commit(Committable.of(1, instant, List.of(append(instant, 0, G1, "a1"))));
+    assertThat(heldAtCheck).containsExactly(true);
+    assertThat(lock.held).isFalse();
+    assertThat(lock.acquired).isEqualTo(2);
+    assertThat(table.fs().exists(InstantHeartbeats.path(table, instant))).as("heartbeat stopped").isFalse();
+  }
+
+  @Test
+  void aBatchCommitWaitsForThePendingStreamingInstantAndThenLosesTheConflict() throws Exception {
+    seed(G1, "s");
+    CountingLock sparkLock = new CountingLock(FileSystemTableLock.of(table, occ(Map.of())));
+    TableCommitter flink = concurrent(committer("flink"), FileSystemTableLock.of(table, occ(Map.of())),
+        InstantHeartbeats.WriterKind.STREAMING);
+    TableCommitter spark = concurrent(committer("spark"), sparkLock, InstantHeartbeats.WriterKind.BATCH);
+    String ts = spark.begin();
+    Committable fromSpark = Committable.of(1, ts, List.of(append(ts, 1, G1, "b1")));
+    String tf = flink.begin();
+    Committable fromFlink = Committable.of(1, tf, List.of(append(tf, 0, G1, "a1")));
+
+    var sparkCommit = java.util.concurrent.CompletableFuture.runAsync(() -> spark.commit(fromSpark));
+    Await.await("the batch commit to try twice while the streaming instant is pending", Duration.ofSeconds(120))
+        .every(Duration.ofMillis(20)).until(() -> sparkLock.acquired.get() >= 3 || sparkCommit.isDone());
+    assertThat(completedWrites()).as("nothing committed while the streaming instant is pending").doesNotContain(ts);
+    flink.commit(fromFlink);
+    assertThatThrownBy(() -> sparkCommit.get(2, java.util.concurrent.TimeUnit.MINUTES))
+        .hasCauseInstanceOf(CommitConflictException.class).hasMessageContaining("file group " + G1)
+        .hasMessageContaining(tf + ".deltacommit").hasMessageContaining("writer flink");
+    assertThat(completedWrites()).contains(tf).doesNotContain(ts);
+  }
+
+  @Test
+  void aBatchCommitThatWaitedInVainForTheStreamingWriterFailsNamingIt() {
+    FileSystemTableLock lock = FileSystemTableLock.of(table, occ(Map.of()));
+    TableCommitter flink = TableCommitter.of(table, "flink").schema(SCHEMA).concurrency(lock,
+        InstantHeartbeats.of(table, "flink", InstantHeartbeats.WriterKind.STREAMING), occ(Map.of()));
+    TableCommitter spark = TableCommitter.of(table, "spark").schema(SCHEMA).concurrency(lock,
+        InstantHeartbeats.of(table, "spark", InstantHeartbeats.WriterKind.BATCH),
+        occ(Map.of(ConcurrencyOptions.STREAMING_WAIT, "200 ms", ConcurrencyOptions.LOCK_RETRY_WAIT, "20")));
+    String ts = spark.begin();
+    Committable fromSpark = Committable.of(1, ts, List.of(append(ts, 1, G2, "b1")));
+    String tf = flink.begin();
+
+    assertThatThrownBy(() -> spark.commit(fromSpark)).isInstanceOf(CommitConflictException.class)
+        .hasMessageContaining("streaming writer flink").hasMessageContaining(tf)
+        .hasMessageContaining(ConcurrencyOptions.STREAMING_WAIT);
+    assertThat(completedWrites()).doesNotContain(ts);
+  }
+
+  /** A lock of one JVM that records whether it is held and how often it was taken. */
+  private static final class RecordingLock implements TableLock {
+    volatile boolean held;
+    int acquired;
+
+    @Override
+    public Held acquire() {
+      if (held) {
+        throw new IllegalStateException("taken twice");
+      }
+      held = true;
+      acquired++;
+      return () -> held = false;
+    }
+  }
+
+  private TableCommitter concurrent(TableCommitter committer, TableLock lock, InstantHeartbeats.WriterKind kind) {
+    return committer.concurrency(lock, InstantHeartbeats.of(table, committer.writerId(), kind), occ(Map.of()));
+  }
+
+  private static ConcurrencyOptions occ(Map<String, String> conf) {
+    Map<String, String> all = new java.util.HashMap<>(conf);
+    all.put(ConcurrencyOptions.MODE, "optimistic_concurrency_control");
+    return ConcurrencyOptions.fromMap(all);
+  }
+
+  /** Counts how often a lock was taken. */
+  private static final class CountingLock implements TableLock {
+    final java.util.concurrent.atomic.AtomicInteger acquired = new java.util.concurrent.atomic.AtomicInteger();
+    private final TableLock lock;
+
+    CountingLock(TableLock lock) {
+      this.lock = lock;
+    }
+
+    @Override
+    public Held acquire() {
+      Held held = lock.acquire();
+      acquired.incrementAndGet();
+      return held;
+    }
+  }
 
   @Test
   void postCommitActionsRunOncePerCommitAndTheirFailureNeverUndoesIt() {
