@@ -1,21 +1,17 @@
 package io.riverbed.spark.sql.procedures;
 
+import io.riverbed.spark.sql.DelegatingParser;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.spark.sql.catalyst.FunctionIdentifier;
-import org.apache.spark.sql.catalyst.TableIdentifier;
 import org.apache.spark.sql.catalyst.expressions.Expression;
 import org.apache.spark.sql.catalyst.parser.ParseException;
 import org.apache.spark.sql.catalyst.parser.ParserInterface;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.StructType;
 import org.apache.spark.unsafe.types.UTF8String;
 import scala.collection.JavaConverters;
-import scala.collection.Seq;
 
 /**
  * The SQL parser step that gives Spark 3.5 Hudi's {@code CALL name(args)} statement (Spark has
@@ -23,14 +19,13 @@ import scala.collection.Seq;
  * delegate's {@code parseExpression}; the statement becomes a {@link ProcedureCommand}. Every other
  * statement goes to the delegate.
  */
-public final class CallParser implements ParserInterface {
+public final class CallParser extends DelegatingParser {
   private static final Pattern CALL = Pattern.compile("(?is)^\\s*CALL\\s+([^(]+?)\\s*\\((.*)\\)\\s*;?\\s*$");
   private static final Pattern NAMED = Pattern.compile("(?s)^\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*=>\\s*(.*)$");
 
-  private final ParserInterface delegate;
 
   public CallParser(ParserInterface delegate) {
-    this.delegate = delegate;
+    super(delegate);
   }
 
   @Override
@@ -99,40 +94,5 @@ public final class CallParser implements ParserInterface {
       }
     }
     return parts;
-  }
-
-  @Override
-  public Expression parseExpression(String sqlText) throws ParseException {
-    return delegate.parseExpression(sqlText);
-  }
-
-  @Override
-  public TableIdentifier parseTableIdentifier(String sqlText) throws ParseException {
-    return delegate.parseTableIdentifier(sqlText);
-  }
-
-  @Override
-  public FunctionIdentifier parseFunctionIdentifier(String sqlText) throws ParseException {
-    return delegate.parseFunctionIdentifier(sqlText);
-  }
-
-  @Override
-  public Seq<String> parseMultipartIdentifier(String sqlText) throws ParseException {
-    return delegate.parseMultipartIdentifier(sqlText);
-  }
-
-  @Override
-  public LogicalPlan parseQuery(String sqlText) throws ParseException {
-    return delegate.parseQuery(sqlText);
-  }
-
-  @Override
-  public StructType parseTableSchema(String sqlText) throws ParseException {
-    return delegate.parseTableSchema(sqlText);
-  }
-
-  @Override
-  public DataType parseDataType(String sqlText) throws ParseException {
-    return delegate.parseDataType(sqlText);
   }
 }
