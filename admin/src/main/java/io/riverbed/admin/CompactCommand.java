@@ -3,6 +3,7 @@ package io.riverbed.admin;
 import io.riverbed.format.TableException;
 import io.riverbed.format.base.BaseFileOptions;
 import io.riverbed.format.table.Table;
+import io.riverbed.format.timeline.ActiveTimeline;
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.State;
 import io.riverbed.format.timeline.WriteStat;
@@ -55,7 +56,7 @@ final class CompactCommand extends TableCommand {
     Integer planned = null;
     String reason = null;
     List<String> toRun = new ArrayList<>();
-    if (scheduleOnly || (instant == null && pending(active).isEmpty())) {
+    if (scheduleOnly || (instant == null && active.pendingCompactions().isEmpty())) {
       var scheduler = CompactionScheduler.of(table).options(compaction);
       if (scheduleOnly && instant != null) {
         scheduler.instantTime(instant);
@@ -75,18 +76,13 @@ final class CompactCommand extends TableCommand {
       }
       toRun.add(instant);
     } else {
-      toRun.addAll(pending(active));
+      toRun.addAll(active.pendingCompactions());
     }
     List<Run> runs = new ArrayList<>();
     for (String time : toRun) {
       runs.add(run(time, CompactionRunner.of(table, time).options(compaction).execute()));
     }
     print(out, new Result(scheduled, planned, reason, runs));
-  }
-
-  private static List<String> pending(ActiveTimeline active) {
-    return active.compactions().entrySet().stream().filter(e -> e.getValue() != State.COMPLETED)
-        .map(java.util.Map.Entry::getKey).toList();
   }
 
   private static Run run(String time, CommitMetadata done) {

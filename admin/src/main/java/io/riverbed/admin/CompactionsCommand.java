@@ -1,6 +1,7 @@
 package io.riverbed.admin;
 
 import io.riverbed.format.table.Table;
+import io.riverbed.format.timeline.ActiveTimeline;
 import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.CompactionPlan;

@@ -7,6 +7,7 @@ import io.riverbed.format.file.FileSystemView;
 import io.riverbed.format.file.FileSystemViewLoader;
 import io.riverbed.format.file.LogFile;
 import io.riverbed.format.table.Table;
+import io.riverbed.format.timeline.ActiveTimeline;
 import java.io.IOException;
 import java.util.List;
 import picocli.CommandLine.Command;

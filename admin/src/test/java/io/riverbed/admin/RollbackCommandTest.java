@@ -97,7 +97,7 @@ class RollbackCommandTest {
 
     assertThat(missing.status()).isEqualTo(1);
     assertThat(missing.err().strip()).isEqualTo("riverbed-admin rollback: no instant 20000101000000000 on the active "
-        + "timeline of table " + t.path() + " ('commits' lists them)");
+        + "timeline of table " + t.path());
     assertThat(notAWrite.status()).isEqualTo(1);
     assertThat(notAWrite.err().strip()).isEqualTo("riverbed-admin rollback: instant " + clean + " of table " + t.path()
         + " is a clean; only commit, deltacommit and replacecommit instants can be rolled back");
@@ -119,7 +119,7 @@ class RollbackCommandTest {
 
     assertThat(refused.status()).isEqualTo(1);
     assertThat(refused.err().strip()).isEqualTo("riverbed-admin rollback: instant " + pending + " of table " + t.path()
-        + " is a pending compaction; 'compact --instant " + pending + "' finishes it (rollback takes commits, "
+        + " is a pending compaction; running the compaction finishes it (rollback takes commits, "
         + "deltacommits and replacecommits)");
     assertThat(completed.status()).isEqualTo(1);
     assertThat(completed.err().strip()).endsWith(" is a completed compaction; Riverbed does not roll back compactions");

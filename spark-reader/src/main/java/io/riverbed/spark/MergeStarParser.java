@@ -1,11 +1,10 @@
 package io.riverbed.spark;
 
+import io.riverbed.spark.sql.DelegatingParser;
 import java.util.List;
 import java.util.Optional;
 import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.catalyst.FunctionIdentifier;
-import org.apache.spark.sql.catalyst.TableIdentifier;
 import org.apache.spark.sql.catalyst.analysis.EliminateSubqueryAliases;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedAttribute$;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation;
@@ -22,8 +21,6 @@ import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
 import org.apache.spark.sql.catalyst.plans.logical.UpdateAction;
 import org.apache.spark.sql.catalyst.plans.logical.UpdateStarAction;
 import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
-import org.apache.spark.sql.types.DataType;
-import org.apache.spark.sql.types.StructType;
 import scala.collection.JavaConverters;
 import scala.collection.Seq;
 
@@ -34,13 +31,12 @@ import scala.collection.Seq;
  * {@code _hoodie_*} meta columns too, which no source has, and fail the analysis; Hudi's extension
  * expands it to the data columns as well.
  */
-final class MergeStarParser implements ParserInterface {
+final class MergeStarParser extends DelegatingParser {
   private final SparkSession session;
-  private final ParserInterface delegate;
 
   MergeStarParser(SparkSession session, ParserInterface delegate) {
+    super(delegate);
     this.session = session;
-    this.delegate = delegate;
   }
 
   @Override
@@ -120,40 +116,5 @@ final class MergeStarParser implements ParserInterface {
 
   private static Expression attribute(List<String> parts) {
     return UnresolvedAttribute$.MODULE$.apply(JavaConverters.asScalaBuffer(parts).toList());
-  }
-
-  @Override
-  public Expression parseExpression(String sqlText) throws ParseException {
-    return delegate.parseExpression(sqlText);
-  }
-
-  @Override
-  public TableIdentifier parseTableIdentifier(String sqlText) throws ParseException {
-    return delegate.parseTableIdentifier(sqlText);
-  }
-
-  @Override
-  public FunctionIdentifier parseFunctionIdentifier(String sqlText) throws ParseException {
-    return delegate.parseFunctionIdentifier(sqlText);
-  }
-
-  @Override
-  public Seq<String> parseMultipartIdentifier(String sqlText) throws ParseException {
-    return delegate.parseMultipartIdentifier(sqlText);
-  }
-
-  @Override
-  public LogicalPlan parseQuery(String sqlText) throws ParseException {
-    return delegate.parseQuery(sqlText);
-  }
-
-  @Override
-  public StructType parseTableSchema(String sqlText) throws ParseException {
-    return delegate.parseTableSchema(sqlText);
-  }
-
-  @Override
-  public DataType parseDataType(String sqlText) throws ParseException {
-    return delegate.parseDataType(sqlText);
   }
 }

@@ -1,5 +1,6 @@
 package io.riverbed.spark;
 
+import io.riverbed.spark.sql.procedures.CallParser;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.SparkSessionExtensions;
 import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
@@ -12,7 +13,8 @@ import scala.runtime.BoxedUnit;
 /**
  * Riverbed's Spark session extension ({@code spark.sql.extensions=io.riverbed.spark.RiverbedSessionExtension},
  * in place of Hudi's {@code HoodieSparkSessionExtension}): runs {@code UPDATE}, {@code DELETE FROM}
- * and {@code MERGE INTO} on Hudi tables of {@link RiverbedCatalog} with Hudi 0.15's semantics.
+ * and {@code MERGE INTO} on Hudi tables of {@link RiverbedCatalog} with Hudi 0.15's semantics, and
+ * Hudi's {@code CALL} procedures for operators ({@link CallParser}).
  */
 public final class RiverbedSessionExtension extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
   @Override
@@ -26,7 +28,7 @@ public final class RiverbedSessionExtension extends AbstractFunction1<SparkSessi
   private static final class ParserFactory extends AbstractFunction2<SparkSession, ParserInterface, ParserInterface> {
     @Override
     public ParserInterface apply(SparkSession session, ParserInterface delegate) {
-      return new MergeStarParser(session, delegate);
+      return new CallParser(new MergeStarParser(session, delegate));
     }
   }
 
