@@ -35,16 +35,10 @@ class SparkReadBenchmark {
   static final String RIVERBED = "io.riverbed.spark.HudiDataSource";
   static final String HUDI = "org.apache.hudi.DefaultSource";
 
-  static final int PARTITIONS = 48;
-  static final String[] REGIONS = {"americas", "asia", "europe", "oceania"};
-  static final long TS0 = 1_700_000_000_000L;
-  static final long UPDATE_TS_SHIFT = 10_000_000_000L;
 
   static final String META_COLUMNS = "_hoodie_commit_time, _hoodie_commit_seqno, _hoodie_record_key, "
       + "_hoodie_partition_path, _hoodie_file_name";
-  static final String DATA_COLUMNS = "uuid, ts, rider, driver, begin_lat, begin_lon, end_lat, end_lon, fare, tip, "
-      + "trip_seconds, currency, region, country, city";
-  static final String[] AGGREGATES = {"count(*) AS n", "sum(hash(" + DATA_COLUMNS + ")) AS data_hash",
+  static final String[] AGGREGATES = {"count(*) AS n", "sum(hash(" + Trips.DATA_COLUMNS + ")) AS data_hash",
       "sum(hash(" + META_COLUMNS + ")) AS meta_hash"};
 
   private final long records = Long.getLong("bench.records", 1_000_000L);
@@ -58,15 +52,15 @@ class SparkReadBenchmark {
     Path scratch = dir.resolve("spark-scratch");
     Path table = dir.resolve("spark-trips-mor");
     BenchFiles.deleteRecursively(table);
-    try (SparkSession spark = session(scratch)) {
+    try (SparkSession spark = session(scratch, "riverbed-bench-spark-read")) {
       report.format("- Spark %s, Apache Hudi 0.15.0 bundle, local[2], %d records, %d partitions, %d warm-up + %d recorded rounds",
-          spark.version(), records, PARTITIONS, warmups, rounds);
+          spark.version(), records, Trips.PARTITIONS, warmups, rounds);
 
       long t0 = System.nanoTime();
-      write(spark, table, "bulk_insert", trips(spark, "true"));
+      write(spark, table, "bulk_insert", Trips.generate(spark, 0, records, "true"));
       long t1 = System.nanoTime();
-      write(spark, table, "upsert", trips(spark, "pmod(id, 48) % 5 = 0 AND pmod(id div 48, 2) = 0")
-          .selectExpr(updated()));
+      write(spark, table, "upsert", Trips.generate(spark, 0, records, "pmod(id, 48) % 5 = 0 AND pmod(id div 48, 2) = 0")
+          .selectExpr(Trips.updated()));
       long t2 = System.nanoTime();
       Layout layout = Layout.of(table);
       report.format("- table written by Apache Hudi 0.15's Spark writer: bulk_insert %.1f s, upsert (%d records) %.1f s; "
@@ -76,8 +70,8 @@ class SparkReadBenchmark {
           layout.logFiles(), layout.logBytes() / 1e6);
 
       String updatedPartition = "region = 'americas' AND country = 'country_1' AND city = 'city_1'"; // p = 5
-      long tsLow = TS0 + records * 400;
-      long tsHigh = TS0 + records * 420;
+      long tsLow = Trips.TS0 + records * 400;
+      long tsHigh = Trips.TS0 + records * 420;
       List<Comparison> comparisons = List.of(
           new Comparison("(a) full scan, snapshot", Map.of(
               "Riverbed", s -> snapshot(s, RIVERBED, table),
@@ -208,35 +202,6 @@ class SparkReadBenchmark {
         .load(table.toUri().toString());
   }
 
-  /** Trips generated from ids by Spark expressions (deterministic, so the upsert hits the same keys). */
-  private Dataset<Row> trips(SparkSession spark, String idFilter) {
-    return spark.range(0, records, 1, 4)
-        .where(idFilter)
-        .selectExpr(
-            "md5(cast(id AS string)) AS h", "id", "cast(pmod(id, " + PARTITIONS + ") AS int) AS p")
-        .selectExpr(
-            "concat_ws('-', substr(h, 1, 8), substr(h, 9, 4), substr(h, 13, 4), substr(h, 17, 4), substr(h, 21, 12)) AS uuid",
-            TS0 + " + id * 1000 AS ts",
-            "concat('rider-', lpad(cast(pmod(id, 10000) AS string), 5, '0')) AS rider",
-            "concat('driver-', lpad(cast(pmod(id, 2000) AS string), 4, '0')) AS driver",
-            "pmod(hash(id, 1), 180000) / 1000.0 - 90 AS begin_lat",
-            "pmod(hash(id, 2), 360000) / 1000.0 - 180 AS begin_lon",
-            "pmod(hash(id, 3), 180000) / 1000.0 - 90 AS end_lat",
-            "pmod(hash(id, 4), 360000) / 1000.0 - 180 AS end_lon",
-            "pmod(hash(id, 5), 10000) / 100.0 AS fare",
-            "pmod(hash(id, 6), 2000) / 100.0 AS tip",
-            "cast(pmod(hash(id, 7), 3600) AS int) AS trip_seconds",
-            "element_at(array('USD', 'EUR', 'INR', 'BRL'), cast(pmod(id, 4) AS int) + 1) AS currency",
-            "element_at(array('" + String.join("', '", REGIONS) + "'), cast(p div 12 AS int) + 1) AS region",
-            "concat('country_', (p div 4) % 3) AS country",
-            "concat('city_', p % 4) AS city");
-  }
-
-  private static String[] updated() {
-    return new String[] {"uuid", "ts + " + UPDATE_TS_SHIFT + " AS ts", "rider", "driver", "begin_lat", "begin_lon",
-        "end_lat", "end_lon", "fare + 1.0 AS fare", "tip", "trip_seconds", "currency", "region", "country", "city"};
-  }
-
   private long updateCount() {
     long n = 0;
     for (long id = 0; id < records; id++) {
@@ -248,16 +213,7 @@ class SparkReadBenchmark {
   }
 
   private static void write(SparkSession spark, Path table, String operation, Dataset<Row> rows) {
-    Map<String, String> o = new LinkedHashMap<>();
-    o.put("hoodie.table.name", "trips");
-    o.put("hoodie.datasource.write.table.name", "trips");
-    o.put("hoodie.datasource.write.table.type", "MERGE_ON_READ");
-    o.put("hoodie.datasource.write.operation", operation);
-    o.put("hoodie.datasource.write.recordkey.field", "uuid");
-    o.put("hoodie.datasource.write.partitionpath.field", "region,country,city");
-    o.put("hoodie.datasource.write.keygenerator.class", "org.apache.hudi.keygen.ComplexKeyGenerator");
-    o.put("hoodie.datasource.write.precombine.field", "ts");
-    o.put("hoodie.datasource.write.hive_style_partitioning", "false");
+    Map<String, String> o = new LinkedHashMap<>(Trips.writeOptions("MERGE_ON_READ", operation));
     o.put("hoodie.metadata.enable", "false");
     o.put("hoodie.compact.inline", "false");
     o.put("hoodie.datasource.compaction.async.enable", "false");
@@ -303,9 +259,10 @@ class SparkReadBenchmark {
     }
   }
 
-  static SparkSession session(Path scratch) {
+  /** A local[2] session with Hudi's recommended settings (Kryo with its registrar, its SQL extension), scratch dirs under {@code scratch}. */
+  static SparkSession session(Path scratch, String appName) {
     return SparkSession.builder()
-        .appName("riverbed-bench-spark-read")
+        .appName(appName)
         .master("local[2]")
         .config("spark.ui.enabled", "false")
         .config("spark.driver.host", "127.0.0.1")
