@@ -37,7 +37,8 @@ public final class LoadedTable {
     this.table = table;
     this.plan = plan;
     this.avroSchema = avroSchema;
-    this.sparkSchema = TableSchema.sparkSchema(avroSchema, table.config().partitionFields());
+    this.sparkSchema = TableSchema.sparkSchema(avroSchema, table.config().partitionFields(),
+        TableSchema.partitionColumnsLast(options.query().type(), table.config().type(), location.partitionGlob().isPresent()));
   }
 
   public static LoadedTable load(ReadOptions options, Configuration conf) {
