@@ -21,7 +21,7 @@ import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
  * ({@code io.riverbed.hive.testing.MetastoreServer} from hive-sync's tests) and Riverbed's sync
  * command line ({@code io.riverbed.hive.HiveSyncMain}).
  */
-final class HiveSyncProcesses {
+public final class HiveSyncProcesses {
   private HiveSyncProcesses() {}
 
   /** hive-sync's {@code target} folder (system property {@code riverbed.hive.sync.target}). */
@@ -54,9 +54,9 @@ final class HiveSyncProcesses {
   }
 
   /** A Hive Metastore 3.1.3 with embedded Derby under {@code dir}, in a child JVM; close to stop it. */
-  static final class Metastore implements AutoCloseable {
+  public static final class Metastore implements AutoCloseable {
     final Process process;
-    final String uri;
+    public final String uri;
 
     private Metastore(Process process, String uri) {
       this.process = process;
@@ -102,16 +102,16 @@ final class HiveSyncProcesses {
   }
 
   /** A {@link Metastore} and a client of it (Spark's Hive 2.3.9 in this JVM), for a test class's lifetime. */
-  static final class MetastoreWithClient implements AutoCloseable {
-    final Metastore metastore;
-    final HiveMetaStoreClient client;
+  public static final class MetastoreWithClient implements AutoCloseable {
+    public final Metastore metastore;
+    public final HiveMetaStoreClient client;
 
     private MetastoreWithClient(Metastore metastore, HiveMetaStoreClient client) {
       this.metastore = metastore;
       this.client = client;
     }
 
-    static MetastoreWithClient start(Path dir) throws Exception {
+    public static MetastoreWithClient start(Path dir) throws Exception {
       Metastore metastore = Metastore.start(dir);
       try {
         HiveConf conf = new HiveConf();

@@ -12,11 +12,11 @@ import org.apache.hadoop.hive.metastore.api.Partition;
  * What the metastore holds for a synced table, field by field, in a form two syncs' results can be
  * compared in: the hive sync tests compare Hudi's registration of a table with Riverbed's.
  */
-final class MetastoreDescriptors {
+public final class MetastoreDescriptors {
   private MetastoreDescriptors() {}
 
   /** Everything the metastore holds for a table that a sync decides, field by field. */
-  static Map<String, Object> describe(IMetaStoreClient hms, String db, String table) throws Exception {
+  public static Map<String, Object> describe(IMetaStoreClient hms, String db, String table) throws Exception {
     var t = hms.getTable(db, table);
     var d = new LinkedHashMap<String, Object>();
     d.put("tableType", t.getTableType());
