@@ -169,8 +169,10 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
     }
     if (!columnChanges.isEmpty()) {
       LoadedTable loaded = ((HudiTable) open(ident, catalogTable, Map.of(), false)).loaded();
+      boolean schemaOnRead = Boolean.parseBoolean(SparkSession.active().conf().get(TableAlteration.SCHEMA_ON_READ,
+          catalogTable.properties().getOrDefault(TableAlteration.SCHEMA_ON_READ, "false")).trim());
       TableAlteration.alterColumns(ident.toString(), loaded.table(), columnChanges,
-          "Spark application " + SparkSession.active().sparkContext().applicationId());
+          "Spark application " + SparkSession.active().sparkContext().applicationId(), schemaOnRead);
     }
     Table altered = others.isEmpty() ? catalogTable : super.alterTable(ident, others.toArray(TableChange[]::new));
     return open(ident, altered, Map.of(), false);

@@ -83,7 +83,8 @@ class SqlStatementsCrossEngineTest {
   }
 
   /**
-   * The walkthrough's {@code ALTER TABLE ... CHANGE COLUMN uuid uuid bigint} (and float to double) on a
+   * The walkthrough's {@code ALTER TABLE ... CHANGE COLUMN uuid uuid bigint} (and float to double), with
+   * {@code hoodie.schema.on.read.enable} as Hudi 0.15 needs it, on a
    * table with rows in the old types, in base files and, on MERGE_ON_READ, in logs: Hudi reads the old
    * rows in the new types as Riverbed does.
    */
@@ -97,6 +98,7 @@ class SqlStatementsCrossEngineTest {
         + type + "') LOCATION '" + path.toUri() + "'");
     riverbed.sql("INSERT INTO " + table + " VALUES (1, 'a', 1.5, 1), (2, 'b', 2.5, 1), (3, 'c', 3.5, 1)");
     riverbed.sql("UPDATE " + table + " SET price = 20.5, ts = 2 WHERE uuid = 2");
+    riverbed.sql("ALTER TABLE " + table + " SET TBLPROPERTIES ('hoodie.schema.on.read.enable' = 'true')");
     riverbed.sql("ALTER TABLE " + table + " CHANGE COLUMN uuid uuid BIGINT");
     riverbed.sql("ALTER TABLE " + table + " CHANGE COLUMN price price DOUBLE");
     riverbed.sql("INSERT INTO " + table + " VALUES (3000000000, 'd', 4.25, 1)");

@@ -24,14 +24,17 @@ import org.apache.spark.sql.types.StructType;
 
 /**
  * {@code ALTER TABLE} on a Hudi table as Apache Hudi 0.15 does it without schema-on-read: new
- * nullable columns at the end ({@code ADD COLUMNS}) and wider column types ({@code CHANGE COLUMN c c
- * bigint} on an int column: Avro's promotions, {@link SchemaEvolution#promotes}) are committed to the table as an
+ * nullable columns at the end ({@code ADD COLUMNS}) and, with {@value #SCHEMA_ON_READ} (without it
+ * Hudi 0.15 refuses type changes), wider column types ({@code CHANGE COLUMN c c bigint} on an int
+ * column: Avro's promotions, {@link SchemaEvolution#promotes}) are committed to the table as an
  * {@code alter_schema} commit (a {@code commit}, or {@code deltacommit} on MERGE_ON_READ) with no
  * files and the new schema in its metadata, so every reader sees them; a rename sets
  * {@code hoodie.table.name}.
  */
 public final class TableAlteration {
   private static final Duration LEASE_TIMEOUT = Duration.ofSeconds(60);
+  /** Hudi's switch for type changes in {@code ALTER TABLE} (its schema-on-read); a session setting or table property. */
+  public static final String SCHEMA_ON_READ = "hoodie.schema.on.read.enable";
   private TableAlteration() {}
 
   /** Whether Riverbed changes a table's schema for this change (the others are the catalog's, or refused). */
@@ -44,7 +47,8 @@ public final class TableAlteration {
    *
    * @throws InvalidTableException naming the table and column of a change Riverbed does not make
    */
-  public static void alterColumns(String tableName, Table table, List<TableChange> changes, String holder) {
+  public static void alterColumns(String tableName, Table table, List<TableChange> changes, String holder,
+      boolean schemaOnRead) {
     String statement = "ALTER TABLE " + tableName;
     changes.forEach(change -> requireSupported(statement, change));
     Table prepared = table.prepareForWrite();
@@ -54,6 +58,11 @@ public final class TableAlteration {
     current.getFields().forEach(f -> fields.add(copy(f, f.schema())));
     for (TableChange change : changes) {
       if (change instanceof TableChange.UpdateColumnType update) {
+        if (!schemaOnRead) {
+          throw new InvalidTableException(statement + " CHANGE COLUMN " + String.join(".", update.fieldNames()) + " "
+              + update.newDataType().sql() + ": changing a column's type needs " + SCHEMA_ON_READ + "=true, as in Hudi "
+              + "0.15 (Riverbed then widens it: int to bigint, float or double; bigint to float or double; float to double)");
+        }
         widen(statement, fields, update, current);
         continue;
       }

@@ -194,8 +194,9 @@ class SqlDdlTest {
     spark.sql("INSERT INTO evolve VALUES (2, 6, 2, 'hello')");
     assertThat(rows("SELECT id, qty, note FROM evolve")).containsExactly("[1,5,null]", "[2,6,hello]");
 
-    assertThatThrownBy(() -> spark.sql("ALTER TABLE evolve CHANGE COLUMN note note INT"))
-        .hasMessageContaining("note");
+    assertThatThrownBy(() -> spark.sql("ALTER TABLE evolve CHANGE COLUMN qty qty BIGINT"))
+        .hasMessageContaining("ALTER TABLE " + DB + ".evolve CHANGE COLUMN qty BIGINT")
+        .hasMessageContaining("hoodie.schema.on.read.enable=true");
     assertThatThrownBy(() -> spark.sql("ALTER TABLE evolve DROP COLUMN note"))
         .hasMessageContaining("DeleteColumn of column note is not supported");
   }
@@ -208,6 +209,9 @@ class SqlDdlTest {
         + "TBLPROPERTIES (primaryKey = 'uuid', preCombineField = 'ts', type = '" + type + "')");
     spark.sql("INSERT INTO " + name + " VALUES (1, 'a', 1.5, 1), (2, 'b', 2.5, 1)");
     spark.sql("UPDATE " + name + " SET price = 3.5, ts = 2 WHERE uuid = 2");
+    assertThatThrownBy(() -> spark.sql("ALTER TABLE " + name + " CHANGE COLUMN uuid uuid BIGINT"))
+        .hasMessageContaining("hoodie.schema.on.read.enable=true");
+    spark.sql("ALTER TABLE " + name + " SET TBLPROPERTIES ('hoodie.schema.on.read.enable' = 'true')");
     spark.sql("ALTER TABLE " + name + " CHANGE COLUMN uuid uuid BIGINT");
     spark.sql("ALTER TABLE " + name + " CHANGE COLUMN price price DOUBLE");
     assertThat(spark.table(name).schema().apply("uuid").dataType()).isEqualTo(DataTypes.LongType);
