@@ -29,7 +29,6 @@ final class FileGroupTask implements Function2<Integer, Iterator<TaskWrite.Route
   private final Broadcast<SerializableConfiguration> conf;
   private final String schemaJson;
   private final Map<String, String> options;
-  private final TaskWrite.Placement placement;
   private final String instant;
   private final int parallelism;
 
@@ -39,7 +38,6 @@ final class FileGroupTask implements Function2<Integer, Iterator<TaskWrite.Route
     this.conf = conf;
     this.schemaJson = schema.toString();
     this.options = Map.copyOf(options.raw());
-    this.placement = TaskWrite.Placement.of(options.operation());
     this.instant = instant;
     this.parallelism = parallelism;
   }
@@ -56,7 +54,7 @@ final class FileGroupTask implements Function2<Integer, Iterator<TaskWrite.Route
     TaskContext context = TaskContext.get();
     int attempt = context == null ? 0 : context.attemptNumber();
     CommitMessage message = TaskWrite.write(table, new Schema.Parser().parse(schemaJson),
-        BatchWriteOptions.fromMap(options).write(), placement, instant, task, parallelism, attempt, changes);
+        BatchWriteOptions.fromMap(options), instant, task, parallelism, attempt, changes);
     return List.of(message.toBytes()).iterator();
   }
 }

@@ -31,6 +31,8 @@ import java.util.TreeSet;
  * @param parallelism the shuffle parallelism option of the operation; 0 = the engine's default
  * @param partitionsToDelete {@value #PARTITIONS_TO_DELETE} (delete_partition): partition paths, {@code *}
  *     a wildcard; empty when unset (the partitions of the batch's rows are deleted then)
+ * @param smallFileGroupCandidates {@value #SMALL_FILE_GROUP_CANDIDATES}: how many of a MERGE_ON_READ
+ *     partition's smallest base-only file groups an insert or upsert tops up with new keys (default 1)
  * @param write file sizing, payload and precombine overrides, base file options
  * @param raw every option given, for the key generator of a new table
  */
@@ -41,6 +43,7 @@ public record BatchWriteOptions(
     boolean deletesAll,
     int parallelism,
     List<String> partitionsToDelete,
+    int smallFileGroupCandidates,
     WriteOptions write,
     Map<String, String> raw) {
 
@@ -55,6 +58,7 @@ public record BatchWriteOptions(
   public static final String BULK_INSERT_PARALLELISM = "hoodie.bulkinsert.shuffle.parallelism";
   public static final String DELETE_PARALLELISM = "hoodie.delete.shuffle.parallelism";
   public static final String PARTITIONS_TO_DELETE = "hoodie.datasource.write.partitions.to.delete";
+  public static final String SMALL_FILE_GROUP_CANDIDATES = "hoodie.merge.small.file.group.candidates.limit";
   public static final String HIVE_SYNC_ENABLED = "hoodie.datasource.hive_sync.enable";
   public static final String META_SYNC_ENABLED = "hoodie.datasource.meta.sync.enable";
   /** Hudi's list of the sync tools {@value #META_SYNC_ENABLED} runs. */
@@ -102,7 +106,7 @@ public record BatchWriteOptions(
       write = write.withPayloadClass(null);
     }
     return new BatchWriteOptions(operation, type, name, deletesAll, parallelism(conf, operation),
-        partitionsToDelete(conf.get(PARTITIONS_TO_DELETE)), write, conf);
+        partitionsToDelete(conf.get(PARTITIONS_TO_DELETE)), smallFileGroupCandidates(conf), write, conf);
   }
 
   /** Whether the write asks for a metastore sync after its commit ({@value #HIVE_SYNC_ENABLED} or {@value #META_SYNC_ENABLED}). */
@@ -172,6 +176,20 @@ public record BatchWriteOptions(
     }
   }
 
+  private static int smallFileGroupCandidates(Map<String, String> conf) {
+    String value = conf.getOrDefault(SMALL_FILE_GROUP_CANDIDATES, "1");
+    try {
+      int n = Integer.parseInt(value.trim());
+      if (n < 0) {
+        throw new NumberFormatException();
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new InvalidTableException("option " + SMALL_FILE_GROUP_CANDIDATES + "='" + value
+          + "' is not a number of file groups (0 or more)");
+    }
+  }
+
   private static List<String> partitionsToDelete(String value) {
     if (value == null || value.isBlank()) {
       return List.of();
@@ -225,6 +243,11 @@ public record BatchWriteOptions(
     d.put(PARTITIONS_TO_DELETE, new String[] {"", "delete_partition: comma-separated partition paths to delete, "
         + "* a wildcard (a/*); unset: the partitions of the batch's rows. A path the table does not have replaces "
         + "nothing, as in Hudi."});
+    d.put(SMALL_FILE_GROUP_CANDIDATES, new String[] {"1", "insert and upsert into MERGE_ON_READ: new keys go to "
+        + "base files, first into this many of a partition's smallest file groups whose latest slice is a base file "
+        + "below hoodie.parquet.small.file.limit and no logs (each rewritten with the batch's updates of its keys), "
+        + "then into new file groups; updates of other file groups are appended to logs. 0: new file groups only. "
+        + "As Hudi 0.15's Spark writer with its default index."});
     d.put(DELETE_PARALLELISM, new String[] {"0", "Tasks that write a delete; 0 = the input's partition count."});
     d.put(HIVE_SYNC_ENABLED, new String[] {"false", "Sync the table to the Hive Metastore after the commit (also "
         + META_SYNC_ENABLED + "), with the hoodie.datasource.hive_sync.* / hoodie.meta.sync.* options of docs/HIVE_SYNC.md."});
