@@ -161,23 +161,18 @@ public record BatchWriteOptions(
       case DELETE -> DELETE_PARALLELISM;
       default -> UPSERT_PARALLELISM;
     };
-    String value = conf.get(key);
-    if (value == null || value.isBlank()) {
-      return 0;
-    }
-    try {
-      int n = Integer.parseInt(value.trim());
-      if (n < 0) {
-        throw new NumberFormatException();
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new InvalidTableException("option " + key + "='" + value + "' is not a number of tasks (0 or more)");
-    }
+    return count(conf, key, 0, "tasks");
   }
 
   private static int smallFileGroupCandidates(Map<String, String> conf) {
-    String value = conf.getOrDefault(SMALL_FILE_GROUP_CANDIDATES, "1");
+    return count(conf, SMALL_FILE_GROUP_CANDIDATES, 1, "file groups");
+  }
+
+  private static int count(Map<String, String> conf, String key, int unset, String what) {
+    String value = conf.get(key);
+    if (value == null || value.isBlank()) {
+      return unset;
+    }
     try {
       int n = Integer.parseInt(value.trim());
       if (n < 0) {
@@ -185,8 +180,7 @@ public record BatchWriteOptions(
       }
       return n;
     } catch (NumberFormatException e) {
-      throw new InvalidTableException("option " + SMALL_FILE_GROUP_CANDIDATES + "='" + value
-          + "' is not a number of file groups (0 or more)");
+      throw new InvalidTableException("option " + key + "='" + value + "' is not a number of " + what + " (0 or more)");
     }
   }
 
