@@ -22,6 +22,7 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -122,6 +123,46 @@ class SparkWriterCrossEngineTest {
     writeAndCompare(RIVERBED, path, o, model, "upsert", "append", new Object[] {"4", "2015-01-02", 3L, 40.0});
     writeAndCompare(RIVERBED, path, o, model, "delete", "append", new Object[] {"2", "2015-01-01", 4L, 0.0});
     writeAndCompare(RIVERBED, path, o, model, "insert", "append", new Object[] {"5", "2015-01-03", 5L, 5.0});
+  }
+
+  /**
+   * The same inserts and upserts written into a MERGE_ON_READ table by Hudi's Spark writer and by
+   * Riverbed's: after each, Hudi's reader reads Riverbed's table as Riverbed's reader does, for
+   * snapshot and read_optimized queries, and the read_optimized view of both tables holds the same
+   * rows: every new key in a base file, updates in logs except where a partition's small base-only
+   * file group took new keys and was rewritten. Riverbed writes with one task, which owns every
+   * small file group as Hudi's driver-side partitioner does, so even the updated rows match.
+   */
+  @Test
+  void mergeOnReadInsertsAndUpsertsLeaveTheReadOptimizedViewHudisWriterLeaves() {
+    Path hudiPath = dir.resolve("hudi_placement");
+    Path riverbedPath = dir.resolve("riverbed_placement");
+    Map<String, String> hudiOptions = new HashMap<>(options("MERGE_ON_READ"));
+    hudiOptions.put("hoodie.metadata.enable", "false");
+    Map<String, String> riverbedOptions = new HashMap<>(options("MERGE_ON_READ"));
+    riverbedOptions.put("hoodie.upsert.shuffle.parallelism", "1");
+    riverbedOptions.put("hoodie.insert.shuffle.parallelism", "1");
+    Map<String, String> model = new HashMap<>();
+    Object[][][] batches = {FIRST_TRIPS,
+        {{"1", "2015-01-01", 2L, 10.0}, {"3", "2015-01-02", 2L, 30.0}, {"4", "2015-01-02", 2L, 4.0}},
+        {{"5", "2015-01-03", 3L, 5.0}, {"6", "2015-01-01", 3L, 6.0}},
+        {{"4", "2015-01-02", 4L, 40.0}, {"7", "2015-01-02", 4L, 7.0}, {"2", "2015-01-01", 4L, 20.0}}};
+    String[] operations = {"insert", "upsert", "insert", "upsert"};
+    for (int i = 0; i < batches.length; i++) {
+      String mode = i == 0 ? "overwrite" : "append";
+      writeAndCompare(SparkOracle.HUDI_SOURCE, hudiPath, hudiOptions, model, operations[i], mode, batches[i]);
+      write(RIVERBED, trips(batches[i]), riverbedPath, riverbedOptions, operations[i], mode);
+      String step = operations[i] + " #" + (i + 1);
+      assertThat(modelOf(SparkOracle.snapshot(riverbedPath))).as(step + " read by Hudi").isEqualTo(new TreeMap<>(model));
+      for (Query q : List.of(Query.snapshot(), Query.readOptimized())) {
+        SparkOracle.readWith(RIVERBED, riverbedPath, q).assertSameAs(SparkOracle.read(riverbedPath, q),
+            step + ", " + q.encode() + ": Riverbed vs Hudi");
+      }
+      Map<String, String> hudiWritten = modelOf(SparkOracle.readOptimized(hudiPath));
+      assertThat(modelOf(SparkOracle.readOptimized(riverbedPath))).as(step + ": read_optimized of Riverbed's write "
+          + "vs Hudi's").isEqualTo(hudiWritten);
+      assertThat(hudiWritten.keySet()).as(step + ": read_optimized keys").isEqualTo(model.keySet());
+    }
   }
 
   @ParameterizedTest

@@ -1,6 +1,7 @@
 package io.riverbed.format.write;
 
 import io.riverbed.format.file.FileGroup;
+import io.riverbed.format.file.FileGroupId;
 import io.riverbed.format.file.FileNames;
 import io.riverbed.format.file.FileSlice;
 import io.riverbed.format.file.FileSystemView;
@@ -9,11 +10,15 @@ import io.riverbed.format.file.LogFile;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableType;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -26,8 +31,10 @@ import java.util.function.Supplier;
  *
  * <p>Where new keys are merged into base files (COPY_ON_WRITE, or a bulk insert), only slices with
  * a base file and no logs are candidates; where they are appended as logs (MERGE_ON_READ), a
- * slice's size is its base file plus its logs. Updates go to the file group that holds the key
- * (the engine's index), not through here.
+ * slice's size is its base file plus its logs. {@link #ofSmallestBaseFiles} keeps, per partition,
+ * only the few smallest of the base-only candidates, as Hudi 0.15's Spark upsert into MERGE_ON_READ
+ * does. Updates go to the file group that holds the key (the engine's index), not through here;
+ * {@link #tookNewKeys} says which groups this packer gave new keys to.
  */
 public final class FileGroupPacker {
   private final Supplier<Table> table;
@@ -35,21 +42,25 @@ public final class FileGroupPacker {
   private final int subtask;
   private final int parallelism;
   private final boolean baseFilesOnly;
+  private final int candidatesPerPartition;
   private final Map<String, Deque<Slot>> slots = new HashMap<>();
   private final Map<String, Slot> current = new HashMap<>();
+  private final Set<FileGroupId> filled = new HashSet<>();
 
   private static final class Slot {
     final String fileId;
+    final long size;
     long room;
 
-    Slot(String fileId, long room) {
+    Slot(String fileId, long size, long room) {
       this.fileId = fileId;
+      this.size = size;
       this.room = room;
     }
   }
 
   private FileGroupPacker(Supplier<Table> table, WriteOptions options, int subtask, int parallelism,
-      boolean baseFilesOnly) {
+      boolean baseFilesOnly, int candidatesPerPartition) {
     this.table = Objects.requireNonNull(table, "table");
     this.options = Objects.requireNonNull(options, "options");
     if (subtask < 0 || subtask >= parallelism) {
@@ -58,6 +69,10 @@ public final class FileGroupPacker {
     this.subtask = subtask;
     this.parallelism = parallelism;
     this.baseFilesOnly = baseFilesOnly;
+    if (candidatesPerPartition < 0) {
+      throw new IllegalArgumentException("a partition cannot have " + candidatesPerPartition + " small file group candidates");
+    }
+    this.candidatesPerPartition = candidatesPerPartition;
   }
 
   /**
@@ -67,13 +82,24 @@ public final class FileGroupPacker {
    * @param table supplies the table, or null while it does not exist yet (then new keys open new groups)
    */
   public static FileGroupPacker of(Supplier<Table> table, WriteOptions options, int subtask, int parallelism) {
-    return new FileGroupPacker(table, options, subtask, parallelism, false);
+    return new FileGroupPacker(table, options, subtask, parallelism, false, Integer.MAX_VALUE);
   }
 
   /** A packer for writes that put new keys in base files whatever the table type (bulk insert). */
   public static FileGroupPacker ofBaseFiles(Supplier<Table> table, WriteOptions options, int subtask,
       int parallelism) {
-    return new FileGroupPacker(table, options, subtask, parallelism, true);
+    return new FileGroupPacker(table, options, subtask, parallelism, true, Integer.MAX_VALUE);
+  }
+
+  /**
+   * A packer that puts new keys in base files, topping up only the {@code candidatesPerPartition}
+   * smallest small base-only file groups of each partition (whichever task owns them), then new
+   * groups: Hudi 0.15's Spark insert and upsert into a MERGE_ON_READ table with an index that cannot
+   * index log files.
+   */
+  public static FileGroupPacker ofSmallestBaseFiles(Supplier<Table> table, WriteOptions options, int subtask,
+      int parallelism, int candidatesPerPartition) {
+    return new FileGroupPacker(table, options, subtask, parallelism, true, candidatesPerPartition);
   }
 
   /** The file id of the group the next new key of {@code partition} goes to. */
@@ -81,11 +107,17 @@ public final class FileGroupPacker {
     Slot slot = current.get(partition);
     if (slot == null || slot.room <= 0) {
       Deque<Slot> small = slots.computeIfAbsent(partition, this::smallFileGroups);
-      slot = small.isEmpty() ? new Slot(FileNames.newFileId(), recordsPerFile()) : small.poll();
+      slot = small.isEmpty() ? new Slot(FileNames.newFileId(), 0, recordsPerFile()) : small.poll();
       current.put(partition, slot);
     }
     slot.room--;
+    filled.add(new FileGroupId(partition, slot.fileId));
     return slot.fileId;
+  }
+
+  /** Whether {@link #assign} gave {@code group} a new key, so far. */
+  public boolean tookNewKeys(FileGroupId group) {
+    return filled.contains(group);
   }
 
   private long recordsPerFile() {
@@ -94,7 +126,7 @@ public final class FileGroupPacker {
 
   private Deque<Slot> smallFileGroups(String partition) {
     Deque<Slot> out = new ArrayDeque<>();
-    if (options.smallFileLimitBytes() <= 0) {
+    if (options.smallFileLimitBytes() <= 0 || candidatesPerPartition == 0) {
       return out;
     }
     Table t = table.get();
@@ -104,10 +136,8 @@ public final class FileGroupPacker {
     boolean mergesIntoBase = baseFilesOnly || t.type() == TableType.COPY_ON_WRITE;
     var timeline = t.refreshTimeline();
     FileSystemView view = FileSystemViewLoader.load(t, timeline, List.of(partition));
+    List<Slot> candidates = new ArrayList<>();
     for (FileGroup group : view.fileGroups()) {
-      if (Math.floorMod(group.id().fileId().hashCode(), parallelism) != subtask) {
-        continue;
-      }
       view.latestSliceForWrite(group.id()).ifPresent(slice -> {
         if (mergesIntoBase && (slice.baseFile().isEmpty() || slice.hasLogs())) {
           return;
@@ -116,10 +146,19 @@ public final class FileGroupPacker {
         if (size < options.smallFileLimitBytes()) {
           long room = (options.maxFileSizeBytes() - size) / options.recordSizeEstimateBytes();
           if (room > 0) {
-            out.add(new Slot(group.id().fileId(), room));
+            candidates.add(new Slot(group.id().fileId(), size, room));
           }
         }
       });
+    }
+    if (candidates.size() > candidatesPerPartition) {
+      candidates.sort(Comparator.comparingLong((Slot s) -> s.size).thenComparing(s -> s.fileId));
+      candidates.subList(candidatesPerPartition, candidates.size()).clear();
+    }
+    for (Slot slot : candidates) {
+      if (Math.floorMod(slot.fileId.hashCode(), parallelism) == subtask) {
+        out.add(slot);
+      }
     }
     return out;
   }

@@ -19,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Predicate;
 import org.apache.avro.Schema;
 import org.apache.hadoop.fs.Path;
 
@@ -30,8 +31,12 @@ import org.apache.hadoop.fs.Path;
  * the group, so its own last write is the group's newest state).
  *
  * <ul>
- *   <li>MERGE_ON_READ: every batch is a new log file of the slice ({@link AppendHandle}).
- *   <li>COPY_ON_WRITE, and bulk inserts into either type: a batch merges into the slice's base file
+ *   <li>MERGE_ON_READ: every batch is a new log file of the slice ({@link AppendHandle}), except in
+ *       the groups the writer's base-file choice names (bulk inserts, new keys of a Spark upsert):
+ *       those are written as COPY_ON_WRITE's are, if their slice has no logs. The choice is made on
+ *       a group's first batch of the instant and kept for the instant, so a group never has both a
+ *       log and a new base file version from one instant.
+ *   <li>COPY_ON_WRITE, and the base-file groups of MERGE_ON_READ: a batch merges into the slice's base file
  *       ({@link MergeHandle}) or creates the group ({@link CreateHandle}). A second batch of the
  *       same group in the same instant merges into the first one's file and replaces it: the new
  *       file gets the next roll number in its write token, the previous file is deleted and its
@@ -51,7 +56,7 @@ final class FileGroupWriter {
   private final int parallelism;
   private final int attempt;
   private final boolean bucketRouting;
-  private final boolean baseFiles;
+  private final Predicate<FileGroupId> baseFileGroups;
   private final Runnable afterFileWritten;
   private final Map<FileGroupId, FileSlice> written = new HashMap<>();
   private final Map<String, String> bucketFileIds = new HashMap<>();
@@ -62,18 +67,20 @@ final class FileGroupWriter {
   private final Map<String, FileSystemView> views = new HashMap<>();
   private final Map<FileGroupId, List<WriteStat>> stats = new LinkedHashMap<>();
   private final Map<FileGroupId, Integer> rolls = new HashMap<>();
+  private final Map<FileGroupId, Boolean> intoBase = new HashMap<>();
   /** Event-time ordering across commits with the bucket index (no index state); null otherwise. */
   private final StoredKeyVersions keyVersions;
   private long staleReported;
 
   /**
    * @param bucketRouting file groups are named by bucket number (bucket index), not by file id
-   * @param baseFiles batches are written into base files whatever the table type (bulk insert)
+   * @param baseFileGroups the MERGE_ON_READ groups whose batches are written into base files
    * @param keyVersions drops stale changes (bucket index with event-time ordering); null for none
    * @param afterFileWritten runs after each data file is written, before its stat is kept
    */
   FileGroupWriter(Table table, Schema schema, WriteOptions writeOptions, int subtask, int parallelism, int attempt,
-      boolean bucketRouting, boolean baseFiles, StoredKeyVersions keyVersions, Runnable afterFileWritten) {
+      boolean bucketRouting, Predicate<FileGroupId> baseFileGroups, StoredKeyVersions keyVersions,
+      Runnable afterFileWritten) {
     this.table = table;
     this.schema = schema;
     this.writeOptions = writeOptions;
@@ -81,7 +88,7 @@ final class FileGroupWriter {
     this.parallelism = parallelism;
     this.attempt = attempt;
     this.bucketRouting = bucketRouting;
-    this.baseFiles = baseFiles;
+    this.baseFileGroups = baseFileGroups;
     this.keyVersions = keyVersions;
     this.afterFileWritten = afterFileWritten;
   }
@@ -103,6 +110,7 @@ final class FileGroupWriter {
     views.clear();
     stats.clear();
     rolls.clear();
+    intoBase.clear();
   }
 
   /** The stats of the instant's files; the instant is over for this task. */
@@ -128,7 +136,7 @@ final class FileGroupWriter {
       }
     }
     FileSlice slice = latestSlice(id);
-    if (table.type() == TableType.MERGE_ON_READ && !baseFiles) {
+    if (table.type() == TableType.MERGE_ON_READ && !writesBase(id, slice)) {
       AppendHandle handle = AppendHandle.of(context, id, Optional.ofNullable(slice));
       Optional<WriteStat> stat = handle.append(records);
       if (stat.isEmpty()) {
@@ -141,6 +149,10 @@ final class FileGroupWriter {
     } else {
       writeCopyOnWrite(id, slice, records);
     }
+  }
+
+  private boolean writesBase(FileGroupId id, FileSlice slice) {
+    return intoBase.computeIfAbsent(id, k -> baseFileGroups.test(k) && (slice == null || !slice.hasLogs()));
   }
 
   private void writeCopyOnWrite(FileGroupId id, FileSlice slice, List<WriteRecord> records) {

@@ -1,10 +1,12 @@
 package io.riverbed.format.write;
 
+import io.riverbed.format.file.FileGroupId;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.WriteStat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.apache.avro.Schema;
 
@@ -52,7 +54,7 @@ public final class TableWriter<R> {
 
   private TableWriter(Builder<R> b, Supplier<String> instants, RowConverter<R> converter) {
     this.files = new FileGroupWriter(b.table, b.schema, b.options, b.taskIndex, b.parallelism, b.attempt,
-        b.routing == Routing.BUCKET, b.baseFiles, b.keyVersions, b.afterFileWritten);
+        b.routing == Routing.BUCKET, b.baseFileGroups, b.keyVersions, b.afterFileWritten);
     this.buffers = new FileGroupBuffers<>(b.bufferLimitBytes, this::writeGroup);
     this.instants = instants;
     this.converter = converter;
@@ -118,7 +120,7 @@ public final class TableWriter<R> {
     private int parallelism = 1;
     private int attempt;
     private Routing routing = Routing.FILE_ID;
-    private boolean baseFiles;
+    private Predicate<FileGroupId> baseFileGroups = group -> false;
     private StoredKeyVersions keyVersions;
     private long bufferLimitBytes = Long.MAX_VALUE;
     private Runnable afterFileWritten = () -> { };
@@ -144,7 +146,16 @@ public final class TableWriter<R> {
 
     /** Writes base files whatever the table type, as a bulk insert does (MERGE_ON_READ included). */
     public Builder<R> baseFiles() {
-      this.baseFiles = true;
+      return baseFilesFor(group -> true);
+    }
+
+    /**
+     * Writes the MERGE_ON_READ groups {@code groups} accepts into base files, as COPY_ON_WRITE does,
+     * the others into logs. A group is tested on its first write of an instant, and only if its
+     * latest slice has no logs (a group with logs stays in logs).
+     */
+    public Builder<R> baseFilesFor(Predicate<FileGroupId> groups) {
+      this.baseFileGroups = Objects.requireNonNull(groups, "groups");
       return this;
     }
 

@@ -3,11 +3,18 @@ package io.riverbed.format.write;
 import static io.riverbed.format.write.WriteTestSupport.upsert;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.riverbed.format.file.FileNames;
+import io.riverbed.format.file.FileSystemViewLoader;
+import io.riverbed.format.file.LogFile;
+import io.riverbed.format.query.QuerySpec;
 import io.riverbed.format.query.ReadSettings;
+import io.riverbed.format.record.MetaFields;
+import io.riverbed.format.testing.TableReads;
 import io.riverbed.format.query.SplitKeyReader;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.timeline.WriteOperationType;
+import io.riverbed.format.write.batch.BatchWriteOptions;
 import io.riverbed.format.write.batch.EncodedChange;
 import io.riverbed.format.write.batch.ExistingKeys;
 import io.riverbed.format.write.batch.TaskWrite;
@@ -18,6 +25,11 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import org.apache.avro.generic.GenericRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,12 +45,66 @@ class BatchWriteTasksTest {
   @Test
   void upsertsFindKeysThatOnlyMergeOnReadLogsHold() throws Exception {
     Table table = WriteTestSupport.createTable(dir, TableType.MERGE_ON_READ);
-    write(table, WriteOperationType.UPSERT, List.of(upsert("1", "a", 1, "2024-01-01"), upsert("2", "b", 1, "2024-01-01"),
-        upsert("3", "c", 1, "2024-01-02")));
+    new TestWriter(table, WriteOptions.defaults()).write(List.of(upsert("1", "a", 1, "2024-01-01"),
+        upsert("2", "b", 1, "2024-01-01"), upsert("3", "c", 1, "2024-01-02")));
     write(table, WriteOperationType.UPSERT, List.of(upsert("1", "a2", 2, "2024-01-01"), upsert("3", "c0", 0, "2024-01-02"),
         upsert("4", "d", 1, "2024-01-02")));
     assertThat(WriteTestSupport.namesAndTs(table.reload()))
         .containsExactly(Map.entry("1", "a2@2"), Map.entry("2", "b@1"), Map.entry("3", "c@1"), Map.entry("4", "d@1"));
+  }
+
+  @Test
+  void mergeOnReadUpsertsPutNewKeysInBaseFilesAndUpdatesOfOtherGroupsInLogs() throws Exception {
+    Table table = WriteTestSupport.createTable(dir, TableType.MERGE_ON_READ);
+    List<WriteRecord> first = new ArrayList<>();
+    List<WriteRecord> second = new ArrayList<>();
+    Map<String, String> model = new TreeMap<>();
+    for (int i = 0; i < 30; i++) {
+      String dt = i % 2 == 0 ? "2024-01-01" : "2024-01-02";
+      first.add(upsert("k" + i, "v1", 1, dt));
+      second.add(upsert("k" + i, "v2", 2, dt));
+      second.add(upsert("n" + i, "v1", 1, dt));
+      model.put("k" + i, "v2@2");
+      model.put("n" + i, "v1@1");
+    }
+    write(table, WriteOperationType.UPSERT, first);
+    assertThat(logFiles(table)).isEmpty();
+    Set<String> firstGroups = readOptimized(table).values().stream().map(BatchWriteTasksTest::fileId)
+        .collect(Collectors.toSet());
+
+    write(table, WriteOperationType.UPSERT, second);
+    Map<String, GenericRecord> readOptimized = readOptimized(table);
+    assertThat(readOptimized.keySet()).isEqualTo(model.keySet());
+    assertThat(logFiles(table)).isNotEmpty();
+    Map<String, Set<String>> rewrittenGroupsByPartition = new TreeMap<>();
+    readOptimized.forEach((key, row) -> {
+      if (key.startsWith("k") && row.get("name").toString().equals("v2")) {
+        rewrittenGroupsByPartition.computeIfAbsent(row.get("dt").toString(), p -> new TreeSet<>()).add(fileId(row));
+      }
+    });
+    assertThat(rewrittenGroupsByPartition.values()).allSatisfy(groups -> assertThat(groups).hasSize(1));
+    assertThat(readOptimized.values().stream().filter(r -> r.get("name").toString().equals("v1"))
+        .map(BatchWriteTasksTest::fileId)).anyMatch(firstGroups::contains);
+    assertThat(WriteTestSupport.namesAndTs(table.reload())).isEqualTo(model);
+  }
+
+  private static Map<String, GenericRecord> readOptimized(Table table) {
+    Map<String, GenericRecord> rows = new TreeMap<>();
+    for (GenericRecord r : TableReads.read(table.reload(), QuerySpec.readOptimized())) {
+      rows.put(r.get(MetaFields.RECORD_KEY).toString(), r);
+    }
+    return rows;
+  }
+
+  private static String fileId(GenericRecord row) {
+    return FileNames.parseBaseFileName(row.get(MetaFields.FILE_NAME).toString()).orElseThrow().fileId();
+  }
+
+  private static List<LogFile> logFiles(Table table) {
+    Table t = table.reload();
+    var view = FileSystemViewLoader.load(t, t.refreshTimeline());
+    return view.fileGroups().stream().flatMap(g -> view.latestSliceForWrite(g.id()).stream())
+        .flatMap(slice -> slice.logFiles().stream()).toList();
   }
 
   @Test
@@ -84,10 +150,10 @@ class BatchWriteTasksTest {
     TableCommitter committer = TableCommitter.of(table, "batch-test").operationType(operation)
         .schema(WriteTestSupport.SCHEMA);
     String instant = committer.begin();
+    var options = BatchWriteOptions.fromMap(Map.of(BatchWriteOptions.OPERATION, operation.value()));
     List<CommitMessage> messages = new ArrayList<>();
     for (int i = 0; i < TASKS; i++) {
-      messages.add(TaskWrite.write(table, WriteTestSupport.SCHEMA, WriteOptions.defaults(), TaskWrite.Placement.TABLE_TYPE, instant, i, TASKS, 0,
-          tasks.get(i).iterator()));
+      messages.add(TaskWrite.write(table, WriteTestSupport.SCHEMA, options, instant, i, TASKS, 0, tasks.get(i).iterator()));
     }
     committer.commit(new Committable(1, instant, messages, Map.of()));
   }

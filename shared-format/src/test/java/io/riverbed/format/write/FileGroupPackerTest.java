@@ -76,6 +76,27 @@ class FileGroupPackerTest {
   }
 
   @Test
+  void smallestBaseFilesTopsUpOnlyTheSmallestCandidatesOfAPartitionAndRecordsWhichGroupsTookKeys() throws Exception {
+    Table table = WriteTestSupport.createTable(dir, TableType.COPY_ON_WRITE);
+    FileSlice smaller = oneSmallGroup(table);
+    TestWriter separate = new TestWriter(table, WriteOptions.defaults().withFileSizes(120L << 20, 0, 1024));
+    separate.write(List.of(upsert("2", "b", 1, DT), upsert("3", "c", 1, DT), upsert("4", "d", 1, DT)));
+    String larger = separate.index.get("2").fileId();
+    String smallest = smaller.fileGroupId().fileId();
+    WriteOptions bothSmall = WriteOptions.defaults().withFileSizes(1L << 20, 1L << 19, 1024);
+
+    assertThat(assign(FileGroupPacker.ofBaseFiles(() -> table, bothSmall, 0, 1), 1100)).contains(smallest, larger);
+    FileGroupPacker one = FileGroupPacker.ofSmallestBaseFiles(() -> table, bothSmall, 0, 1, 1);
+    List<String> ids = assign(one, 1100);
+    assertThat(ids).contains(smallest).doesNotContain(larger);
+    assertThat(ids.get(0)).isEqualTo(smallest);
+    assertThat(one.tookNewKeys(new FileGroupId(DT, smallest))).isTrue();
+    assertThat(one.tookNewKeys(new FileGroupId(DT, larger))).isFalse();
+    assertThat(one.tookNewKeys(new FileGroupId(DT, ids.get(ids.size() - 1)))).isTrue();
+    assertThat(assign(FileGroupPacker.ofSmallestBaseFiles(() -> table, bothSmall, 0, 1, 0), 1)).doesNotContain(smallest, larger);
+  }
+
+  @Test
   void onlyTheTaskOwningASmallGroupByFileIdHashTopsItUp() throws Exception {
     Table table = WriteTestSupport.createTable(dir, TableType.COPY_ON_WRITE);
     FileSlice small = oneSmallGroup(table);

@@ -67,6 +67,26 @@ class TableWriterTest {
   }
 
   @Test
+  void aMergeOnReadGroupKeepsTheFileKindItsFirstFlushOfTheInstantChose() throws Exception {
+    var baseChosen = new java.util.concurrent.atomic.AtomicBoolean();
+    var builder = builder(TableType.MERGE_ON_READ).bufferLimitBytes(1).baseFilesFor(group -> baseChosen.get());
+    WriteTransaction tx = WriteTransaction.start(table, WriteOperationType.UPSERT);
+    TableWriter<WriteRecord> writer = builder.build(tx::instantTime, (r, p) -> r);
+    writer.write(DT, FILE_ID, upsert("1", "a", 1, DT), 1);
+    writer.write(DT, FILE_ID, upsert("2", "b", 1, DT), 1);
+    baseChosen.set(true);
+    writer.write(DT, FILE_ID, upsert("3", "c", 1, DT), 1);
+    List<WriteStat> stats = writer.prepareCommit().writeStats();
+    assertThat(stats).extracting(WriteStat::fileName).allMatch(FileNames::isLogFile).hasSize(3);
+    tx.addWriteStats(stats);
+    tx.commit(WriteTestSupport.SCHEMA, Map.of());
+    assertThat(namesAndTs(table)).containsOnlyKeys("1", "2", "3");
+
+    List<WriteStat> next = commit(builder, 0, "3f1c2a9e-0000-4000-8000-000000000002-0", upsert("4", "d", 1, DT));
+    assertThat(next).extracting(WriteStat::fileName).allMatch(FileNames::isBaseFile);
+  }
+
+  @Test
   void mergeOnReadAppendsEachFlushAsANewLogVersionOfTheLatestSlice() throws Exception {
     var builder = builder(TableType.MERGE_ON_READ).bufferLimitBytes(1);
     List<WriteStat> first = commit(builder, 1, FILE_ID, upsert("1", "a", 1, DT), upsert("2", "b", 1, DT));

@@ -31,7 +31,6 @@ final class FileGroupTask implements Function2<Integer, Iterator<TaskWrite.Route
   private final Broadcast<SerializableConfiguration> conf;
   private final String schemaJson;
   private final Map<String, String> options;
-  private final TaskWrite.Placement placement;
   private final String instant;
   private final int parallelism;
 
@@ -41,7 +40,6 @@ final class FileGroupTask implements Function2<Integer, Iterator<TaskWrite.Route
     this.conf = conf;
     this.schemaJson = schema.toString();
     this.options = Map.copyOf(options.raw());
-    this.placement = TaskWrite.Placement.of(options.operation());
     this.instant = instant;
     this.parallelism = parallelism;
   }
@@ -62,7 +60,7 @@ final class FileGroupTask implements Function2<Integer, Iterator<TaskWrite.Route
     CommitMessage message = write.bucketIndex()
         ? BucketTaskWrite.write(table, schema, write.write(), BucketTaskWrite.hashFields(table, write.bucketHashFields()),
             write.numBuckets(), instant, task, parallelism, attempt, changesOf(changes))
-        : TaskWrite.write(table, schema, write.write(), placement, instant, task, parallelism, attempt, changes);
+        : TaskWrite.write(table, schema, write, instant, task, parallelism, attempt, changes);
     return List.of(message.toBytes()).iterator();
   }
 

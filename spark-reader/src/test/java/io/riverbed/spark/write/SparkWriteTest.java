@@ -111,7 +111,7 @@ class SparkWriteTest {
         Map.entry("102", "2015-01-02|2015-01-01T13:51:41Z|3.5"),
         Map.entry("103", "2015-01-02|2015-01-01T00:00:00Z|4.0"));
 
-    // an upsert again of a key that only a log file holds on MERGE_ON_READ: found, not duplicated
+    // an upsert again of a key the last upsert wrote: found, not duplicated
     write(trips(new Object[] {"103", "2015-01-02", "2015-01-03T00:00:00Z", 5.0}), path, o, "upsert", "append");
     assertThat(spark.read().format("hudi").load(path).count()).isEqualTo(4);
     assertThat(read(path)).containsEntry("103", "2015-01-02|2015-01-03T00:00:00Z|5.0");

@@ -32,6 +32,8 @@ import java.util.TreeSet;
  * @param parallelism the shuffle parallelism option of the operation; 0 = the engine's default
  * @param partitionsToDelete {@value #PARTITIONS_TO_DELETE} (delete_partition): partition paths, {@code *}
  *     a wildcard; empty when unset (the partitions of the batch's rows are deleted then)
+ * @param smallFileGroupCandidates {@value #SMALL_FILE_GROUP_CANDIDATES}: how many of a MERGE_ON_READ
+ *     partition's smallest base-only file groups an insert or upsert tops up with new keys (default 1)
  * @param write file sizing, payload and precombine overrides, base file options
  * @param concurrency {@value ConcurrencyOptions#MODE} and the lock and heartbeat options of concurrent writers
  * @param numBuckets {@value #INDEX_TYPE}=BUCKET: {@value #BUCKET_NUM}, the number of buckets keys are
@@ -46,6 +48,7 @@ public record BatchWriteOptions(
     boolean deletesAll,
     int parallelism,
     List<String> partitionsToDelete,
+    int smallFileGroupCandidates,
     WriteOptions write,
     ConcurrencyOptions concurrency,
     int numBuckets,
@@ -63,6 +66,7 @@ public record BatchWriteOptions(
   public static final String BULK_INSERT_PARALLELISM = "hoodie.bulkinsert.shuffle.parallelism";
   public static final String DELETE_PARALLELISM = "hoodie.delete.shuffle.parallelism";
   public static final String PARTITIONS_TO_DELETE = "hoodie.datasource.write.partitions.to.delete";
+  public static final String SMALL_FILE_GROUP_CANDIDATES = "hoodie.merge.small.file.group.candidates.limit";
   public static final String HIVE_SYNC_ENABLED = "hoodie.datasource.hive_sync.enable";
   public static final String META_SYNC_ENABLED = "hoodie.datasource.meta.sync.enable";
   /** Hudi's list of the sync tools {@value #META_SYNC_ENABLED} runs. */
@@ -122,7 +126,7 @@ public record BatchWriteOptions(
     }
     int buckets = numBuckets(conf, operation);
     return new BatchWriteOptions(operation, type, name, deletesAll, parallelism(conf, operation),
-        partitionsToDelete(conf.get(PARTITIONS_TO_DELETE)), write, concurrency, buckets,
+        partitionsToDelete(conf.get(PARTITIONS_TO_DELETE)), smallFileGroupCandidates(conf), write, concurrency, buckets,
         buckets == 0 ? List.of() : KeyGeneratorOptions.splitFields(conf.getOrDefault(BUCKET_HASH_FIELD, "")),
         conf);
   }
@@ -221,9 +225,17 @@ public record BatchWriteOptions(
       case DELETE -> DELETE_PARALLELISM;
       default -> UPSERT_PARALLELISM;
     };
+    return count(conf, key, 0, "tasks");
+  }
+
+  private static int smallFileGroupCandidates(Map<String, String> conf) {
+    return count(conf, SMALL_FILE_GROUP_CANDIDATES, 1, "file groups");
+  }
+
+  private static int count(Map<String, String> conf, String key, int unset, String what) {
     String value = conf.get(key);
     if (value == null || value.isBlank()) {
-      return 0;
+      return unset;
     }
     try {
       int n = Integer.parseInt(value.trim());
@@ -232,7 +244,7 @@ public record BatchWriteOptions(
       }
       return n;
     } catch (NumberFormatException e) {
-      throw new InvalidTableException("option " + key + "='" + value + "' is not a number of tasks (0 or more)");
+      throw new InvalidTableException("option " + key + "='" + value + "' is not a number of " + what + " (0 or more)");
     }
   }
 
@@ -290,6 +302,11 @@ public record BatchWriteOptions(
     d.put(PARTITIONS_TO_DELETE, new String[] {"", "delete_partition: comma-separated partition paths to delete, "
         + "* a wildcard (a/*); unset: the partitions of the batch's rows. A path the table does not have replaces "
         + "nothing, as in Hudi."});
+    d.put(SMALL_FILE_GROUP_CANDIDATES, new String[] {"1", "insert and upsert into MERGE_ON_READ: new keys go to "
+        + "base files, first into this many of a partition's smallest file groups whose latest slice is a base file "
+        + "below hoodie.parquet.small.file.limit and no logs (each rewritten with the batch's updates of its keys), "
+        + "then into new file groups; updates of other file groups are appended to logs. 0: new file groups only. "
+        + "As Hudi 0.15's Spark writer with its default index."});
     d.put(DELETE_PARALLELISM, new String[] {"0", "Tasks that write a delete; 0 = the input's partition count."});
     d.put(HIVE_SYNC_ENABLED, new String[] {"false", "Sync the table to the Hive Metastore after the commit (also "
         + META_SYNC_ENABLED + "), with the hoodie.datasource.hive_sync.* / hoodie.meta.sync.* options of docs/HIVE_SYNC.md."});

@@ -1,6 +1,7 @@
 package io.riverbed.format.write.batch;
 
 import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableType;
 import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.write.FileGroupPacker;
 import io.riverbed.format.write.TableWriter;
@@ -15,8 +16,8 @@ import org.apache.avro.Schema;
  * One task of a batch write: writes the changes routed to it into file groups with the core's
  * {@link TableWriter} and returns its {@link CommitMessage}. A change already located (its key's
  * file group, from the index lookup) goes to that group; a new key goes where {@link FileGroupPacker}
- * places it among the small file groups this task owns; a delete of a key the table does not hold
- * is dropped. {@link #taskOf} routes changes so that every change of one file group reaches the
+ * places it among the small file groups this task owns ({@link Placement}); a delete of a key the
+ * table does not hold is dropped. {@link #taskOf} routes changes so that every change of one file group reaches the
  * same task: a located change by its file id, as the packer assigns small groups to tasks.
  */
 public final class TaskWrite {
@@ -48,8 +49,14 @@ public final class TaskWrite {
 
   /** Where a task writes the keys the table does not hold yet. */
   public enum Placement {
-    /** As the table's type writes them, topping up small file groups first (insert, upsert). */
-    TABLE_TYPE,
+    /**
+     * Insert and upsert, as Hudi 0.15's Spark writer with an index that cannot index log files
+     * places them: new keys in base files, small file groups first (COPY_ON_WRITE: every small one;
+     * MERGE_ON_READ: the {@link BatchWriteOptions#smallFileGroupCandidates} smallest base-only ones of
+     * a partition, rewritten with their updates), then new file groups; updates of other groups as the
+     * table's type writes them (MERGE_ON_READ: logs).
+     */
+    UPSERT,
     /** In base files whatever the table type, small base-only file groups first (bulk insert). */
     BASE_FILES,
     /** In base files of new file groups only: the overwrite operations, whose old file groups are replaced. */
@@ -60,7 +67,7 @@ public final class TaskWrite {
       return switch (operation) {
         case BULK_INSERT -> BASE_FILES;
         case INSERT_OVERWRITE, INSERT_OVERWRITE_TABLE -> NEW_FILE_GROUPS;
-        default -> TABLE_TYPE;
+        default -> UPSERT;
       };
     }
   }
@@ -76,24 +83,28 @@ public final class TaskWrite {
   }
 
   /**
-   * Writes one task's changes into {@code instant}.
+   * Writes one task's changes into {@code instant}, with new keys placed as
+   * {@link Placement#of}{@code (options.operation())} says.
    *
    * @param schema the write schema the changes' records are in (no meta fields)
-   * @param placement where new keys go
    */
-  public static CommitMessage write(Table table, Schema schema, WriteOptions options, Placement placement,
-      String instant, int task, int parallelism, int attempt, Iterator<Routed> changes) {
-    boolean baseFiles = placement != Placement.TABLE_TYPE;
+  public static CommitMessage write(Table table, Schema schema, BatchWriteOptions options, String instant, int task,
+      int parallelism, int attempt, Iterator<Routed> changes) {
+    WriteOptions write = options.write();
+    Placement placement = Placement.of(options.operation());
     EncodedChange.Codec codec = new EncodedChange.Codec(schema);
-    TableWriter.Builder<EncodedChange> builder = TableWriter.<EncodedChange>builder(table, schema, options)
+    TableWriter.Builder<EncodedChange> builder = TableWriter.<EncodedChange>builder(table, schema, write)
         .task(task, parallelism, attempt)
         .bufferLimitBytes(BUFFER_LIMIT_BYTES);
     FileGroupPacker packer = switch (placement) {
-      case TABLE_TYPE -> FileGroupPacker.of(() -> table, options, task, parallelism);
-      case BASE_FILES -> FileGroupPacker.ofBaseFiles(() -> table, options, task, parallelism);
-      case NEW_FILE_GROUPS -> FileGroupPacker.ofBaseFiles(() -> null, options, task, parallelism);
+      case UPSERT -> table.type() == TableType.MERGE_ON_READ
+          ? FileGroupPacker.ofSmallestBaseFiles(() -> table, write, task, parallelism, options.smallFileGroupCandidates())
+          : FileGroupPacker.of(() -> table, write, task, parallelism);
+      case BASE_FILES -> FileGroupPacker.ofBaseFiles(() -> table, write, task, parallelism);
+      case NEW_FILE_GROUPS -> FileGroupPacker.ofBaseFiles(() -> null, write, task, parallelism);
     };
-    TableWriter<EncodedChange> writer = (baseFiles ? builder.baseFiles() : builder)
+    TableWriter<EncodedChange> writer = (placement == Placement.UPSERT
+        ? builder.baseFilesFor(packer::tookNewKeys) : builder.baseFiles())
         .build(() -> instant, (change, partition) -> codec.decode(change));
     while (changes.hasNext()) {
       Routed next = changes.next();
