@@ -6,16 +6,8 @@ import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.catalyst.expressions.Attribute;
-import org.apache.spark.sql.catalyst.expressions.AttributeSet;
-import org.apache.spark.sql.catalyst.plans.logical.LogicalPlan;
-import org.apache.spark.sql.catalyst.plans.logical.Statistics;
-import org.apache.spark.sql.catalyst.plans.logical.Statistics$;
-import org.apache.spark.sql.catalyst.trees.TreePattern$;
-import org.apache.spark.sql.execution.command.LeafRunnableCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import scala.Enumeration;
-import scala.collection.IndexedSeq;
 import scala.collection.JavaConverters;
 import scala.collection.Seq;
 
@@ -25,14 +17,11 @@ import scala.collection.Seq;
  * in one instant committed only when every change is written, and drops cached plans of the table.
  * A leaf, as Hudi's own commands are: Spark's optimizer never rewrites the statement's plans.
  */
-public final class RowLevelCommand extends LogicalPlan implements LeafRunnableCommand {
+public final class RowLevelCommand extends LeafCommand {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(RowLevelCommand.class);
-  private static final Seq<Enumeration.Value> PATTERNS =
-      JavaConverters.asScalaBuffer(java.util.List.of(TreePattern$.MODULE$.COMMAND())).toList();
 
   private static final Seq<Attribute> EMPTY_OUTPUT = JavaConverters.asScalaBuffer(java.util.List.<Attribute>of()).toList();
-  private static final Seq<LogicalPlan> NO_CHILDREN = JavaConverters.asScalaBuffer(java.util.List.<LogicalPlan>of()).toList();
 
   private final transient RowLevelStatement statement;
 
@@ -60,53 +49,7 @@ public final class RowLevelCommand extends LogicalPlan implements LeafRunnableCo
   }
 
   @Override
-  public AttributeSet producedAttributes() {
-    return outputSet();
-  }
-
-  @Override
-  public Statistics stats() {
-    return Statistics$.MODULE$.DUMMY();
-  }
-
-  @Override
-  public Seq<LogicalPlan> children() {
-    return NO_CHILDREN;
-  }
-
-  @Override
-  public LogicalPlan withNewChildrenInternal(IndexedSeq<LogicalPlan> children) {
-    if (!children.isEmpty()) {
-      throw new IllegalArgumentException("RowLevelCommand is a leaf; given children " + children);
-    }
-    return this;
-  }
-
-  @Override
-  public Seq<Enumeration.Value> nodePatterns() {
-    return PATTERNS;
-  }
-
-  @Override
-  public void org$apache$spark$sql$catalyst$plans$logical$Command$_setter_$nodePatterns_$eq(Seq<Enumeration.Value> patterns) {
-    // the patterns are PATTERNS, fixed for every instance
-  }
-
-  @Override
-  public int productArity() {
-    return 1;
-  }
-
-  @Override
-  public Object productElement(int n) {
-    if (n != 0) {
-      throw new IndexOutOfBoundsException(String.valueOf(n));
-    }
+  protected Object element() {
     return statement;
-  }
-
-  @Override
-  public boolean canEqual(Object that) {
-    return that instanceof RowLevelCommand;
   }
 }
