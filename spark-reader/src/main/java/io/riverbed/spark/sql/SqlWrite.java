@@ -87,7 +87,8 @@ public final class SqlWrite {
 
   /**
    * The {@code hoodie.*} settings of a write: the session's ({@code SET hoodie.x = y}), overridden
-   * by the table's properties and options.
+   * by the table's properties and options; {@value TableAlteration#SCHEMA_ON_READ}, which only
+   * {@code ALTER TABLE} reads, is not one.
    */
   static Map<String, String> settings(SparkSession spark, CatalogEntry entry) {
     Map<String, String> settings = new HashMap<>();
@@ -102,6 +103,7 @@ public final class SqlWrite {
         settings.put(key, v);
       }
     });
+    settings.remove(TableAlteration.SCHEMA_ON_READ);
     return settings;
   }
 
