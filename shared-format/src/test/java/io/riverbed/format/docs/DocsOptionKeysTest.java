@@ -49,7 +49,9 @@ class DocsOptionKeysTest {
       "hoodie.datasource.hive_sync.jdbcurl", "Hudi's jdbc-mode sync URL, which hms mode does not read; named where "
           + "HIVE_SYNC and OPTIONS say a password in it is redacted",
       "hoodie.combine.before.insert", "Hudi's switch that de-duplicates insert batches, named where MIGRATING_FROM_HUDI "
-          + "says Riverbed's Spark writer always does");
+          + "says Riverbed's Spark writer always does",
+      "hoodie.schema.on.read.enable", "Hudi's schema-on-read switch, which Spark SQL's ALTER TABLE reads (spark-reader "
+          + "TableAlteration) before it changes a column's type; not a write option (MIGRATING_FROM_HUDI)");
 
   @Test
   void everyHoodieAndRiverbedKeyInDocsAndDeployExistsInTheCode() throws IOException {
