@@ -100,10 +100,14 @@ final class WidenedColumns {
   /** A column of the file's type read as the wider type. */
   private static final class Widened extends ColumnVector {
     private final ColumnVector written;
+    private final boolean fromInt;
+    private final boolean fromLong;
 
     Widened(ColumnVector written, DataType type) {
       super(type);
       this.written = written;
+      this.fromInt = written.dataType().equals(DataTypes.IntegerType);
+      this.fromLong = written.dataType().equals(DataTypes.LongType);
     }
 
     @Override
@@ -133,16 +137,15 @@ final class WidenedColumns {
 
     @Override
     public float getFloat(int rowId) {
-      return written.dataType().equals(DataTypes.IntegerType) ? written.getInt(rowId) : written.getLong(rowId);
+      return fromInt ? written.getInt(rowId) : written.getLong(rowId);
     }
 
     @Override
     public double getDouble(int rowId) {
-      DataType from = written.dataType();
-      if (from.equals(DataTypes.IntegerType)) {
+      if (fromInt) {
         return written.getInt(rowId);
       }
-      return from.equals(DataTypes.LongType) ? written.getLong(rowId) : written.getFloat(rowId);
+      return fromLong ? written.getLong(rowId) : written.getFloat(rowId);
     }
 
     @Override

@@ -26,4 +26,13 @@ public final class SparkTestSession {
     }
     return spark;
   }
+
+  /** A new session of the test JVM's Spark with {@link RiverbedCatalog} as its catalog, using a new database. */
+  public static SparkSession withCatalogDatabase(String database) {
+    SparkSession session = get().newSession();
+    session.conf().set("spark.sql.catalog.spark_catalog", RiverbedCatalog.class.getName());
+    session.sql("CREATE DATABASE " + database);
+    session.sql("USE " + database);
+    return session;
+  }
 }

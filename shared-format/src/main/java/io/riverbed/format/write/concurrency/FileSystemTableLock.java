@@ -1,5 +1,7 @@
 package io.riverbed.format.write.concurrency;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.riverbed.format.TableException;
 import io.riverbed.format.table.Table;
 import java.io.FileNotFoundException;
@@ -12,6 +14,9 @@ import java.nio.file.Files;
 import java.text.SimpleDateFormat;
 import java.time.Duration;
 import java.util.Date;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import java.util.function.LongSupplier;
 import org.apache.hadoop.fs.FileSystem;
@@ -35,6 +40,7 @@ import org.slf4j.LoggerFactory;
  * creation (S3) need another lock.
  */
 public final class FileSystemTableLock implements TableLock {
+  private static final ObjectMapper JSON = new ObjectMapper();
   private static final Logger LOG = LoggerFactory.getLogger(FileSystemTableLock.class);
   public static final String FILE = "lock";
 
@@ -174,15 +180,18 @@ public final class FileSystemTableLock implements TableLock {
     }
   }
 
+  /** The lock file's content: Hudi's {@code LockInfo} fields, and the token that proves this holder. */
   private byte[] lockInfo(String token) {
-    String created = new SimpleDateFormat("yyyy-MM-dd HH:mm:ss.SSS").format(new Date(clock.getAsLong()));
-    String json = "{\"lockCreateTime\":\"" + created + "\",\"lockThreadName\":\"" + jsonEscape(Thread.currentThread()
-        .getName()) + "\",\"lockStacksInfo\":[],\"riverbedLockToken\":\"" + token + "\"}";
-    return json.getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static String jsonEscape(String s) {
-    return s.replace("\\", "\\\\").replace("\"", "\\\"");
+    Map<String, Object> info = new LinkedHashMap<>();
+    info.put("lockCreateTime", new SimpleDateFormat("yyyy-MM-dd HH:mm:ss.SSS").format(new Date(clock.getAsLong())));
+    info.put("lockThreadName", Thread.currentThread().getName());
+    info.put("lockStacksInfo", List.of());
+    info.put("riverbedLockToken", token);
+    try {
+      return JSON.writeValueAsBytes(info);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot encode the lock file content of table " + table.basePath(), e);
+    }
   }
 
   private void pause() {

@@ -46,8 +46,7 @@ public interface TableLock {
     }
     if (!TableLockFactory.class.isAssignableFrom(type)) {
       throw new IllegalArgumentException(ConcurrencyOptions.LOCK_PROVIDER + "=" + provider + " does not implement "
-          + TableLockFactory.class.getName() + " (Hudi's own lock providers other than "
-          + ConcurrencyOptions.FILE_SYSTEM_LOCK_PROVIDER + " are not implemented by Riverbed)");
+          + TableLockFactory.class.getName() + " (of Hudi's lock providers, Riverbed has " + ConcurrencyOptions.FILE_SYSTEM_LOCK_PROVIDER + " only)");
     }
     try {
       return ((TableLockFactory) type.getDeclaredConstructor().newInstance()).open(table, options);

@@ -1,5 +1,6 @@
 package io.riverbed.spark.sql.procedures;
 
+import io.riverbed.format.options.SecretOptions;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -19,7 +20,7 @@ final class ProcedureOptions {
         }
         int eq = pair.indexOf('=');
         if (eq <= 0) {
-          throw new IllegalArgumentException("CALL " + args.procedure() + ": option '" + pair.trim()
+          throw new IllegalArgumentException("CALL " + args.procedure() + ": option '" + SecretOptions.redact(pair, pair.trim())
               + "' is not key=value (options => 'k1=v1,k2=v2')");
         }
         options.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());

@@ -37,10 +37,7 @@ class CallProceduresTest {
 
   @BeforeAll
   static void session() {
-    spark = SparkTestSession.get().newSession();
-    spark.conf().set("spark.sql.catalog.spark_catalog", RiverbedCatalog.class.getName());
-    spark.sql("CREATE DATABASE " + DB);
-    spark.sql("USE " + DB);
+    spark = SparkTestSession.withCatalogDatabase(DB);
   }
 
   @AfterAll
