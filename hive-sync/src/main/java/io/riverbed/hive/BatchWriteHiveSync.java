@@ -41,7 +41,9 @@ public final class BatchWriteHiveSync {
   /**
    * The sync {@code write} asks for ({@link BatchWriteOptions#metaSyncEnabled()} is true).
    *
-   * @param base the table's qualified base path
+   * @param base the table's base path as the write was given it, not qualified: Hudi's Spark writer
+   *     registers it so (the serde {@code path} of the table and its partitions; the metastore
+   *     qualifies the locations itself)
    * @param conf the session's Hadoop configuration: metastore client settings, and
    *     {@value #HIVE_METASTORE_URIS} when the write does not name the metastore
    * @throws InvalidTableException naming the option when a sync option is not valid or names a

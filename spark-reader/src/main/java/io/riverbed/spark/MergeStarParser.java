@@ -3,9 +3,7 @@ package io.riverbed.spark;
 import io.riverbed.spark.sql.DelegatingParser;
 import java.util.List;
 import java.util.Optional;
-import org.apache.spark.sql.AnalysisException;
 import org.apache.spark.sql.SparkSession;
-import org.apache.spark.sql.catalyst.analysis.EliminateSubqueryAliases;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedAttribute$;
 import org.apache.spark.sql.catalyst.analysis.UnresolvedRelation;
 import org.apache.spark.sql.catalyst.expressions.Expression;
@@ -20,7 +18,6 @@ import org.apache.spark.sql.catalyst.plans.logical.MergeIntoTable;
 import org.apache.spark.sql.catalyst.plans.logical.SubqueryAlias;
 import org.apache.spark.sql.catalyst.plans.logical.UpdateAction;
 import org.apache.spark.sql.catalyst.plans.logical.UpdateStarAction;
-import org.apache.spark.sql.execution.datasources.v2.DataSourceV2Relation;
 import scala.collection.JavaConverters;
 import scala.collection.Seq;
 
@@ -66,22 +63,8 @@ final class MergeStarParser extends DelegatingParser {
     if (!(unaliased instanceof UnresolvedRelation relation)) {
       return Optional.empty();
     }
-    String name = String.join(".", JavaConverters.seqAsJavaList(relation.multipartIdentifier()).stream()
-        .map(p -> "`" + p.replace("`", "``") + "`").toList());
-    LogicalPlan analyzed;
-    try {
-      analyzed = EliminateSubqueryAliases.apply(session.table(name).queryExecution().analyzed());
-    } catch (Exception e) {
-      if (e instanceof AnalysisException) {
-        return Optional.empty();
-      }
-      throw e;
-    }
-    if (!(analyzed instanceof DataSourceV2Relation v2) || !(v2.table() instanceof HudiTable)) {
-      return Optional.empty();
-    }
-    return Optional.of(JavaConverters.seqAsJavaList(v2.output()).stream().map(a -> a.name())
-        .filter(n -> !LoadedTable.isMetaColumn(n)).toList());
+    return HudiRelationLookup.resolve(session, relation).map(v2 -> JavaConverters.seqAsJavaList(v2.output()).stream()
+        .map(a -> a.name()).filter(n -> !LoadedTable.isMetaColumn(n)).toList());
   }
 
   private static Optional<String> qualifier(LogicalPlan source) {

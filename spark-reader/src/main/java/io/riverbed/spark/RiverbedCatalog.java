@@ -58,7 +58,10 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
     return isHudi(table) ? open(ident, table, Map.of(), false) : table;
   }
 
-  /** {@code VERSION AS OF 'v'}: the table as of instant {@code v} (Hudi's {@code as.of.instant}). */
+  /**
+   * {@code VERSION AS OF 'v'}, and {@code TIMESTAMP AS OF} a literal ({@link TimeTravelParser}): the
+   * table as of instant {@code v} in any of Hudi's forms ({@code as.of.instant}).
+   */
   @Override
   public Table loadTable(Identifier ident, String version) throws NoSuchTableException {
     Table table = super.loadTable(ident);
@@ -66,7 +69,8 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
   }
 
   /**
-   * {@code TIMESTAMP AS OF ts}: the table as of the instant whose wall-clock time, in the session
+   * {@code TIMESTAMP AS OF ts} where {@code ts} is an expression, not a literal (a literal is Hudi's
+   * instant, {@link TimeTravelParser}): the table as of the instant whose wall-clock time, in the session
    * time zone, is {@code ts} (a whole second reads up to its last millisecond, as
    * {@code as.of.instant='yyyy-MM-dd HH:mm:ss'} does).
    */

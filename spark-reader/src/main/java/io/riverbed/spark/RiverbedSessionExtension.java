@@ -13,8 +13,9 @@ import scala.runtime.BoxedUnit;
 /**
  * Riverbed's Spark session extension ({@code spark.sql.extensions=io.riverbed.spark.RiverbedSessionExtension},
  * in place of Hudi's {@code HoodieSparkSessionExtension}): runs {@code UPDATE}, {@code DELETE FROM}
- * and {@code MERGE INTO} on Hudi tables of {@link RiverbedCatalog} with Hudi 0.15's semantics, and
- * Hudi's {@code CALL} procedures for operators ({@link CallParser}).
+ * and {@code MERGE INTO} on Hudi tables of {@link RiverbedCatalog} with Hudi 0.15's semantics, reads
+ * {@code TIMESTAMP AS OF} on them as Hudi's instant ({@link TimeTravelParser}), and runs Hudi's
+ * {@code CALL} procedures for operators ({@link CallParser}).
  */
 public final class RiverbedSessionExtension extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
   @Override
@@ -28,7 +29,7 @@ public final class RiverbedSessionExtension extends AbstractFunction1<SparkSessi
   private static final class ParserFactory extends AbstractFunction2<SparkSession, ParserInterface, ParserInterface> {
     @Override
     public ParserInterface apply(SparkSession session, ParserInterface delegate) {
-      return new CallParser(new MergeStarParser(session, delegate));
+      return new CallParser(new TimeTravelParser(session, new MergeStarParser(session, delegate)));
     }
   }
 

@@ -127,11 +127,12 @@ class RiverbedCatalogTest {
         .containsExactlyElementsOf(GoldenTables.expected("mor_small", "as_of_20261129140351987.jsonl"));
     assertThat(GoldenTables.lines(spark.sql("SELECT * FROM mor TIMESTAMP AS OF '2026-11-29 14:03:49.527'")))
         .containsExactlyElementsOf(GoldenTables.expected("mor_small", "as_of_20261129140349527.jsonl"));
-    // the timestamp is the instant's wall-clock time as the session time zone shows it
+    // a timestamp value (not a literal Hudi reads as its instant) is the instant's wall-clock time as
+    // the session time zone shows it
     spark.conf().set("spark.sql.session.timeZone", "America/New_York");
     Dataset<Row> newYork;
     try {
-      newYork = spark.sql("SELECT * FROM mor TIMESTAMP AS OF '2026-11-29 14:03:52'");
+      newYork = spark.sql("SELECT * FROM mor TIMESTAMP AS OF TIMESTAMP '2026-11-29 14:03:52'");
     } finally {
       spark.conf().set("spark.sql.session.timeZone", "UTC");
     }
@@ -139,6 +140,32 @@ class RiverbedCatalogTest {
         .containsExactlyElementsOf(GoldenTables.expected("mor_small", "as_of_20261129140351987.jsonl"));
     assertThat(spark.sql("SELECT * FROM mor VERSION AS OF '20200101000000000'").collectAsList())
         .as("before the first commit: no rows").isEmpty();
+  }
+
+  @Test
+  void timestampAsOfALiteralIsHudisInstantInEachOfItsForms() {
+    List<String> second = GoldenTables.expected("mor_small", "as_of_20261129140351987.jsonl");
+    assertThat(GoldenTables.lines(spark.sql("SELECT * FROM mor TIMESTAMP AS OF '20261129140351987'")))
+        .containsExactlyElementsOf(second);
+    assertThat(GoldenTables.lines(spark.sql("SELECT * FROM mor TIMESTAMP AS OF 20261129140349527")))
+        .containsExactlyElementsOf(GoldenTables.expected("mor_small", "as_of_20261129140349527.jsonl"));
+    assertThat(GoldenTables.lines(spark.sql("SELECT * FROM mor TIMESTAMP AS OF '20261129140352'")))
+        .containsExactlyElementsOf(second);
+    assertThat(GoldenTables.lines(spark.sql("SELECT * FROM mor FOR SYSTEM_TIME AS OF '2026-11-29 14:03:52.000' m "
+        + "WHERE m.uuid IS NOT NULL"))).containsExactlyElementsOf(second);
+    assertThat(GoldenTables.lines(spark.sql("SELECT * FROM mor TIMESTAMP AS OF '2026-11-30'")))
+        .containsExactlyElementsOf(GoldenTables.expected("mor_small", "snapshot.jsonl"));
+    assertThat(spark.sql("SELECT * FROM mor TIMESTAMP AS OF '2026-11-29'").collectAsList())
+        .as("midnight before the first commit: no rows, as in Hudi").isEmpty();
+    assertThat(GoldenTables.lines(spark.sql("SELECT * FROM (SELECT * FROM mor TIMESTAMP AS OF '20261129140349527') t")))
+        .as("inside a subquery").containsExactlyElementsOf(GoldenTables.expected("mor_small", "as_of_20261129140349527.jsonl"));
+  }
+
+  @Test
+  void timestampAsOfAnInstantOnAnotherProviderKeepsSparksMeaning() {
+    spark.sql("CREATE TABLE plain_travel USING parquet AS SELECT id FROM range(3)");
+    assertThatThrownBy(() -> spark.sql("SELECT * FROM plain_travel TIMESTAMP AS OF '20261129140351987'").collect())
+        .hasMessageContaining("INVALID_TIME_TRAVEL_TIMESTAMP_EXPR");
   }
 
   @Test

@@ -38,17 +38,9 @@ class SeedsInSparkShellMatchHudiTest {
    * The steps whose outcome in Riverbed's shell differs from Hudi's today, each with why. The test
    * asserts that exactly these differ, so a step that starts to match, or stops matching, fails it.
    */
-  static final String SERDE_PATH = "Riverbed's Hive sync writes the serde parameter 'path' (table and partitions) "
-      + "qualified (file:/...), Hudi's as the write was given it (/...); every other field is the same";
-
   static final Map<String, String> KNOWN_DIFFERENCES = Map.of(
       "sql-create-without-key", "Riverbed refuses CREATE TABLE without primaryKey: it does not generate record keys, "
-          + "where Hudi 0.14+ creates a key-less table (Hudi 0.12, which the walkthrough's guide shows, defaulted the key to uuid)",
-      "sql-time-travel", "Spark's analysis refuses TIMESTAMP AS OF '<17-digit instant>' on Riverbed's table (it must cast to "
-          + "TIMESTAMP); Hudi's session extension takes Hudi's instant forms there",
-      "metastore-tablename", SERDE_PATH,
-      "metastore-tablename66", SERDE_PATH,
-      "metastore-my_hudi_table", SERDE_PATH);
+          + "where Hudi 0.14+ creates a key-less table (Hudi 0.12, which the walkthrough's guide shows, defaulted the key to uuid)");
 
   /**
    * The steps Hudi's own shell fails, each with why: the seeds' code as written does this in Hudi 0.15,

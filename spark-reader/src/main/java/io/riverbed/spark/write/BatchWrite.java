@@ -137,10 +137,11 @@ public final class BatchWrite {
     }
     Configuration conf = spark.sessionState().newHadoopConf();
     FileSystem fs = fileSystem(path, conf);
-    Path base = fs.makeQualified(new Path(path));
+    Path given = new Path(path);
+    Path base = fs.makeQualified(given);
     requireNotInsideTable(fs, base);
     Optional<WriteHiveSync> hiveSync = write.metaSyncEnabled()
-        ? Optional.of(WriteHiveSync.of(write, base, conf, spark.version()))
+        ? Optional.of(WriteHiveSync.of(write, given, conf, spark.version()))
         : Optional.empty();
     SaveMode.Step step = mode.step(base, Table.exists(fs, base), write.operation());
     if (step == SaveMode.Step.SKIP) {

@@ -105,6 +105,22 @@ class SparkHiveSyncTest {
   }
 
   @Test
+  void theSerdePathIsTheBasePathAsTheWriteGaveItAsHudiRegistersIt() throws Exception {
+    String qualified = newPath();
+    String unqualified = java.net.URI.create(qualified).getPath();
+    write(trips(new Object[] {"1", "2026-01-01", "t1", 1.0}), unqualified + "/",
+        syncing(TableType.COPY_ON_WRITE, "cow_as_given"), "insert", "overwrite");
+
+    var t = HMS.client().getTable("default", "cow_as_given");
+    assertThat(t.getSd().getSerdeInfo().getParameters()).containsEntry("path", unqualified);
+    assertThat(t.getSd().getLocation()).as("the metastore qualifies a location").isEqualTo("file:" + unqualified);
+    assertThat(HMS.client().listPartitions("default", "cow_as_given", (short) -1)).singleElement().satisfies(p -> {
+      assertThat(p.getSd().getSerdeInfo().getParameters()).containsEntry("path", unqualified);
+      assertThat(p.getSd().getLocation()).isEqualTo("file:" + unqualified + "/2026-01-01");
+    });
+  }
+
+  @Test
   void mergeOnReadWritesRegisterTheReadOptimizedAndSnapshotTablesAsHudiDoes() throws Exception {
     String path = newPath();
     write(trips(new Object[] {"1", "2026-01-01", "t1", 1.0}), path, syncing(TableType.MERGE_ON_READ, "mor_synced"),

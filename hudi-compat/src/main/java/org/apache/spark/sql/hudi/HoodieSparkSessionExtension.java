@@ -8,7 +8,8 @@ import scala.runtime.BoxedUnit;
 /**
  * Apache Hudi's {@code spark.sql.extensions=org.apache.spark.sql.hudi.HoodieSparkSessionExtension},
  * so sessions configured for Hudi start unchanged with Riverbed: it installs Riverbed's extension
- * ({@link RiverbedSessionExtension}: {@code UPDATE}, {@code DELETE FROM}, {@code MERGE INTO}).
+ * ({@link RiverbedSessionExtension}: {@code UPDATE}, {@code DELETE FROM}, {@code MERGE INTO}, Hudi's
+ * {@code TIMESTAMP AS OF}).
  * Hudi's {@code CALL} procedures and other Hudi-only statements are not there.
  */
 public class HoodieSparkSessionExtension extends AbstractFunction1<SparkSessionExtensions, BoxedUnit> {
