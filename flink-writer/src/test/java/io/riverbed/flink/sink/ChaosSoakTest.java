@@ -45,6 +45,7 @@ import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -78,7 +79,11 @@ import org.junit.jupiter.api.io.TempDir;
  *       compaction does not change the snapshot.
  * </ul>
  *
- * <p>Profiles. The default (short, in {@code mvn verify}): 30,000 changes in 40 chunks,
+ * <p>A soak is not part of {@code mvn verify}: the deterministic fault tests ({@link ExactlyOnceJobTest},
+ * {@link FaultyStorageJobTest}, {@code job.KillAndRestoreTest}) are. {@code -Driverbed.soak=short}
+ * or {@code -Driverbed.soak=long} runs it.
+ *
+ * <p>Profiles. Short: 30,000 changes in 40 chunks,
  * MERGE_ON_READ with async compaction every 3 delta commits, two armed passes per point (10 armed,
  * at least 6 must fire), 2 TaskManager kills; and a COPY_ON_WRITE run of 20,000 changes. The long
  * profile: 1,000,000 changes in 100 chunks, six armed passes per point (at least 20 must fire),
@@ -96,6 +101,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The short profile does not kill the whole process; {@code job.KillAndRestoreTest} does that in
  * {@code mvn verify} (a child JVM running {@code WriteJob} from Kafka, 4 kills).
  */
+@EnabledIfSystemProperty(named = "riverbed.soak", matches = "short|long",
+    disabledReason = "a soak, run by -Driverbed.soak=short or -Driverbed.soak=long (not part of mvn verify)")
 class ChaosSoakTest {
   private static final String[] WRITER_POINTS = {
       FaultInjection.WRITER_DURING_FLUSH, FaultInjection.WRITER_AFTER_FLUSH_BEFORE_BARRIER,
@@ -126,7 +133,7 @@ class ChaosSoakTest {
   record Profile(String name, int changes, int chunks, int faultsPerPoint, int minFired, int taskManagerKills,
       int processKills, Duration timeout) {
     static boolean isLong() {
-      return "long".equals(System.getProperty("riverbed.soak", "short"));
+      return "long".equals(System.getProperty("riverbed.soak"));
     }
 
     /** The build property that sets the test JVM's heap. */
