@@ -192,7 +192,7 @@ public final class BatchWrite {
         instant = writeAndCommit(spark, rows, columns, flag, table, writeSchema, write, conf, session);
       }
     } finally {
-      renewal.shutdownNow();
+      stopRenewing(renewal);
       session.release();
     }
     hiveSync.ifPresent(sync -> sync.sync(table, instant));
@@ -410,6 +410,22 @@ public final class BatchWrite {
       }
     }, every, every, TimeUnit.MILLISECONDS);
     return renewal;
+  }
+
+  /**
+   * Stops the renewals, letting one under way finish: interrupted, it would leave the lease file
+   * empty (Hadoop's local file system is writing it), and the release would find the lease damaged.
+   */
+  private static void stopRenewing(ScheduledExecutorService renewal) {
+    renewal.shutdown();
+    try {
+      if (!renewal.awaitTermination(LEASE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        renewal.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      renewal.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static FileSystem fileSystem(String path, Configuration conf) {
