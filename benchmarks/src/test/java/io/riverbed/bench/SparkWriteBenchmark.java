@@ -69,6 +69,7 @@ class SparkWriteBenchmark {
   static final class Measured {
     final Samples wall = new Samples("wall");
     final Samples cpu = new Samples("cpu");
+    final Samples load = new Samples("load");
     long peakUsed;
     long peakAfterGc;
     String files = "";
@@ -154,6 +155,7 @@ class SparkWriteBenchmark {
             Measured m = results.get(c.id()).get(w.name());
             m.wall.add(seconds);
             m.cpu.add(cpuSeconds);
+            m.load.add(Report.loadAverage());
             m.peakUsed = Math.max(m.peakUsed, heap.peakUsedBytes());
             m.peakAfterGc = Math.max(m.peakAfterGc, heap.peakAfterGcBytes());
             m.files = files(table);
@@ -161,8 +163,8 @@ class SparkWriteBenchmark {
         }
         Row expected = c.intoExisting() ? workload.expectedAfterUpsert : workload.expectedNew;
         Row actual = contents(SparkReadBenchmark.snapshot(spark, SparkReadBenchmark.RIVERBED, table));
-        System.out.printf(Locale.ROOT, "[bench] %s | %s | %s | wall %.1f s | cpu %.1f s | %s (expected %s)%n", label,
-            c.id(), w.name(), seconds, cpuSeconds, actual, expected);
+        System.out.printf(Locale.ROOT, "[bench] %s | %s | %s | wall %.1f s | cpu %.1f s | load %.1f | %s (expected %s)%n",
+            label, c.id(), w.name(), seconds, cpuSeconds, Report.loadAverage(), actual, expected);
         if (!actual.equals(expected)) {
           mismatches.add(label + " " + c.id() + " " + w.name() + ": " + actual + ", expected " + expected);
         }
@@ -190,11 +192,12 @@ class SparkWriteBenchmark {
     report.format("%d rows written per run", rows);
     report.line("");
     report.line("| writer | wall s: median | min–max | rows/s | process CPU s: median | min–max "
-        + "| heap peak used MB | peak after GC MB | files after the write |");
-    report.line("|---|---:|---:|---:|---:|---:|---:|---:|---|");
-    byWriter.forEach((name, m) -> report.format("| %s | %.1f | %.1f–%.1f | %,.0f | %.1f | %.1f–%.1f | %d | %d | %s |",
+        + "| load at the end of the write: min–max | heap peak used MB | peak after GC MB | files after the write |");
+    report.line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+    byWriter.forEach((name, m) -> report.format(
+        "| %s | %.1f | %.1f–%.1f | %,.0f | %.1f | %.1f–%.1f | %.1f–%.1f | %d | %d | %s |",
         name, m.wall.median(), m.wall.min(), m.wall.max(), rows / m.wall.median(), m.cpu.median(), m.cpu.min(),
-        m.cpu.max(), m.peakUsed >> 20, m.peakAfterGc >> 20, m.files));
+        m.cpu.max(), m.load.min(), m.load.max(), m.peakUsed >> 20, m.peakAfterGc >> 20, m.files));
     report.line("");
     Measured ours = byWriter.get(RIVERBED);
     for (var e : byWriter.entrySet()) {

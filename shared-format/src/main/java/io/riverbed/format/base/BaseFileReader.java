@@ -173,6 +173,14 @@ public final class BaseFileReader {
   }
 
   /**
+   * All records of the base file at {@code path} read into {@code readerSchema}, as
+   * {@link #records(Schema)} does, without a separate footer read first.
+   */
+  public static CloseableIterator<GenericRecord> records(Configuration conf, Path path, Schema readerSchema) {
+    return read(conf, path, readerSchema, FilterCompat.NOOP, true);
+  }
+
+  /**
    * Records read into {@code readerSchema}, with a Parquet filter: row groups whose statistics
    * (or dictionaries) rule the filter out are skipped, and parquet-mr drops the records that fail
    * it. The filter's columns must have the physical types this file stores them with.

@@ -81,8 +81,7 @@ public final class BaseFileWriter implements Closeable {
       throw new IllegalArgumentException("writer schema for " + path + " must start with the Hudi meta fields "
           + MetaFields.ALL + " (see TableSchemas.addMetaFields): " + schema);
     }
-    Configuration writeConf = new Configuration(conf);
-    writeConf.setBoolean(BaseFileOptions.WRITE_OLD_LIST_STRUCTURE, options.writeOldListStructure());
+    Configuration writeConf = writeConf(conf, options.writeOldListStructure());
     MessageType parquetSchema = new AvroSchemaConverter(writeConf).convert(schema);
     BloomFilter bloom = options.populateMetaFields() ? options.newBloomFilter() : null;
     var writeSupport = new FooterWriteSupport(parquetSchema, schema, bloom);
@@ -104,6 +103,20 @@ public final class BaseFileWriter implements Closeable {
     } catch (IOException e) {
       throw new TableException("cannot create base file " + path + ": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * {@code conf}, or a copy of it with the list structure the options ask for: a copy costs as much
+   * as the properties it holds, so it is made only where the setting differs (parquet-avro's own
+   * default, when the key is unset, is the old structure).
+   */
+  private static Configuration writeConf(Configuration conf, boolean writeOldListStructure) {
+    if (conf.getBoolean(BaseFileOptions.WRITE_OLD_LIST_STRUCTURE, true) == writeOldListStructure) {
+      return conf;
+    }
+    Configuration copy = new Configuration(conf);
+    copy.setBoolean(BaseFileOptions.WRITE_OLD_LIST_STRUCTURE, writeOldListStructure);
+    return copy;
   }
 
   /** Writes a record whose {@code _hoodie_record_key} is set (or any record when meta fields are off). */

@@ -7,6 +7,9 @@ import java.io.DataOutput;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 
 /**
  * One standard bloom filter row: a bit vector plus the parameters of its hash family. Serialized as
@@ -17,6 +20,10 @@ import java.io.UncheckedIOException;
 final class BitVector {
   static final int VERSION = -1;
   static final int MURMUR_HASH = 1;
+
+  /** Bytes of a serialized vector before its bits: version, nbHash, hashType, vectorSize. */
+  static final int HEADER_BYTES = 13;
+  private static final VarHandle LONG_LE = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
   final int vectorSize;
   final int nbHash;
@@ -40,21 +47,21 @@ final class BitVector {
   }
 
   /** Sets the bits of {@code key}; keys must not be empty (Hadoop rejects them too). */
-  void add(byte[] key) {
+  void add(MurmurHash.PreparedKey key) {
     requireNonEmpty(key);
     int seed = 0;
     for (int i = 0; i < nbHash; i++) {
-      seed = MurmurHash.hash(key, seed);
+      seed = key.hash(seed);
       int bit = Math.abs(seed % vectorSize);
       words[bit >>> 6] |= 1L << bit;
     }
   }
 
-  boolean test(byte[] key) {
+  boolean test(MurmurHash.PreparedKey key) {
     requireNonEmpty(key);
     int seed = 0;
     for (int i = 0; i < nbHash; i++) {
-      seed = MurmurHash.hash(key, seed);
+      seed = key.hash(seed);
       int bit = Math.abs(seed % vectorSize);
       if ((words[bit >>> 6] & (1L << bit)) == 0) {
         return false;
@@ -77,7 +84,11 @@ final class BitVector {
   void write(DataOutput out) throws IOException {
     writeHeader(out);
     byte[] bytes = new byte[byteLength()];
-    for (int i = 0; i < bytes.length; i++) {
+    int fullWords = bytes.length >>> 3;
+    for (int w = 0; w < fullWords; w++) {
+      LONG_LE.set(bytes, w << 3, words[w]);
+    }
+    for (int i = fullWords << 3; i < bytes.length; i++) {
       bytes[i] = (byte) (words[i >>> 3] >>> ((i & 7) << 3));
     }
     // bits past vectorSize are never set, so the last byte needs no masking
@@ -117,7 +128,11 @@ final class BitVector {
     BitVector vector = new BitVector(header.vectorSize(), header.nbHash(), header.hashType());
     byte[] bytes = new byte[vector.byteLength()];
     in.readFully(bytes);
-    for (int i = 0; i < bytes.length; i++) {
+    int fullWords = bytes.length >>> 3;
+    for (int w = 0; w < fullWords; w++) {
+      vector.words[w] = (long) LONG_LE.get(bytes, w << 3);
+    }
+    for (int i = fullWords << 3; i < bytes.length; i++) {
       vector.words[i >>> 3] |= (bytes[i] & 0xffL) << ((i & 7) << 3);
     }
     // ignore stray bits beyond vectorSize, as Hadoop's reader does
@@ -128,9 +143,9 @@ final class BitVector {
     return vector;
   }
 
-  /** Runs a serializer into a byte array. */
-  static byte[] serialize(IoWriter writer) {
-    var bytes = new ByteArrayOutputStream();
+  /** Runs a serializer into a byte array of about {@code expectedBytes}. */
+  static byte[] serialize(int expectedBytes, IoWriter writer) {
+    var bytes = new ByteArrayOutputStream(expectedBytes);
     try (var out = new DataOutputStream(bytes)) {
       writer.write(out);
     } catch (IOException e) {
@@ -144,8 +159,8 @@ final class BitVector {
     void write(DataOutput out) throws IOException;
   }
 
-  private static void requireNonEmpty(byte[] key) {
-    if (key.length == 0) {
+  private static void requireNonEmpty(MurmurHash.PreparedKey key) {
+    if (key.length() == 0) {
       throw new IllegalArgumentException("bloom filter keys must not be empty");
     }
   }

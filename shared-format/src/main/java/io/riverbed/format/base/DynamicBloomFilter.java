@@ -25,6 +25,7 @@ public final class DynamicBloomFilter implements BloomFilter {
   private final int nr;
   private final int maxEntries;
   private final List<BitVector> rows;
+  private final MurmurHash.PreparedKey added = new MurmurHash.PreparedKey();
   private int currentNbRecord;
   private boolean reachedMax;
   private int roundRobin;
@@ -66,7 +67,7 @@ public final class DynamicBloomFilter implements BloomFilter {
   @Override
   public void add(String key) {
     byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
-    activeRow().add(bytes);
+    activeRow().add(added.set(bytes, 0, bytes.length));
     currentNbRecord++;
   }
 
@@ -92,8 +93,9 @@ public final class DynamicBloomFilter implements BloomFilter {
     if (bytes.length == 0) {
       return false;
     }
+    MurmurHash.PreparedKey prepared = new MurmurHash.PreparedKey().set(bytes, 0, bytes.length);
     for (BitVector row : rows) {
-      if (row.test(bytes)) {
+      if (row.test(prepared)) {
         return true;
       }
     }
@@ -107,7 +109,8 @@ public final class DynamicBloomFilter implements BloomFilter {
 
   @Override
   public byte[] toBytes() {
-    return BitVector.serialize(this::write);
+    int rowBytes = BitVector.HEADER_BYTES + rows.get(0).byteLength();
+    return BitVector.serialize(BitVector.HEADER_BYTES + 3 * Integer.BYTES + rows.size() * rowBytes, this::write);
   }
 
   private void write(DataOutput out) throws IOException {

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 /** A single bit vector filter, serialized exactly as Hadoop's {@code org.apache.hadoop.util.bloom.BloomFilter}. */
 public final class SimpleBloomFilter implements BloomFilter {
   private final BitVector vector;
+  private final MurmurHash.PreparedKey added = new MurmurHash.PreparedKey();
 
   private SimpleBloomFilter(BitVector vector) {
     this.vector = vector;
@@ -23,13 +24,14 @@ public final class SimpleBloomFilter implements BloomFilter {
 
   @Override
   public void add(String key) {
-    vector.add(key.getBytes(StandardCharsets.UTF_8));
+    byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
+    vector.add(added.set(bytes, 0, bytes.length));
   }
 
   @Override
   public boolean mightContain(String key) {
     byte[] bytes = key.getBytes(StandardCharsets.UTF_8);
-    return bytes.length > 0 && vector.test(bytes);
+    return bytes.length > 0 && vector.test(new MurmurHash.PreparedKey().set(bytes, 0, bytes.length));
   }
 
   @Override
@@ -39,7 +41,7 @@ public final class SimpleBloomFilter implements BloomFilter {
 
   @Override
   public byte[] toBytes() {
-    return BitVector.serialize(vector::write);
+    return BitVector.serialize(BitVector.HEADER_BYTES + vector.byteLength(), vector::write);
   }
 
   public int vectorSize() {

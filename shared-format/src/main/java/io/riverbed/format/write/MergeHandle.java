@@ -85,8 +85,8 @@ public final class MergeHandle {
         context.options().baseFile());
     BaseFileWriter.Result result;
     try {
-      BaseFileReader reader = BaseFileReader.open(context.table().fs().getConf(), currentBase.path());
-      try (CloseableIterator<GenericRecord> stored = reader.records(context.writerSchema())) {
+      try (CloseableIterator<GenericRecord> stored = BaseFileReader.records(context.table().fs().getConf(),
+          currentBase.path(), context.writerSchema())) {
         while (stored.hasNext()) {
           GenericRecord old = stored.next();
           Object keyValue = old.get(MetaFields.RECORD_KEY);

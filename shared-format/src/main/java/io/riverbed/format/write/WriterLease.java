@@ -43,6 +43,10 @@ import org.slf4j.LoggerFactory;
  * conflict ({@link io.riverbed.format.write.commit.TableCommitter}).
  */
 public final class WriterLease {
+  /** Reads of a lease file that finds no writer id before it counts as damaged, and the pause between them. */
+  private static final int TORN_READ_ATTEMPTS = 5;
+  private static final long TORN_READ_PAUSE_MILLIS = 200;
+
   private static final Logger LOG = LoggerFactory.getLogger(WriterLease.class);
   public static final String FILE = ".aux/riverbed/writer.lease";
   /** The folder of the shared leases of concurrent writers. */
@@ -277,15 +281,32 @@ public final class WriterLease {
     }
   }
 
+  /**
+   * The holder in the lease file, empty when there is none. A renewal rewrites the file in place (its
+   * create truncates it first), so a read that finds no writer id is retried a few times before the
+   * lease counts as damaged.
+   */
   private Optional<Holder> read(Path path) throws IOException {
-    byte[] bytes;
-    try (InputStream in = table.fs().open(path)) {
-      bytes = in.readAllBytes();
-    } catch (FileNotFoundException e) {
-      return Optional.empty();
-    }
     Properties p = new Properties();
-    p.load(new ByteArrayInputStream(bytes));
+    for (int attempt = 1; ; attempt++) {
+      byte[] bytes;
+      try (InputStream in = table.fs().open(path)) {
+        bytes = in.readAllBytes();
+      } catch (FileNotFoundException e) {
+        return Optional.empty();
+      }
+      p.clear();
+      p.load(new ByteArrayInputStream(bytes));
+      if (p.getProperty("writer.id") != null || attempt == TORN_READ_ATTEMPTS) {
+        break;
+      }
+      try {
+        Thread.sleep(TORN_READ_PAUSE_MILLIS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted while reading the writer lease " + path);
+      }
+    }
     String id = p.getProperty("writer.id");
     if (id == null) {
       throw new TableException("damaged writer lease " + path + " of table " + table.basePath()

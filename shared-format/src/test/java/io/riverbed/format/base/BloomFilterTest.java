@@ -32,6 +32,25 @@ class BloomFilterTest {
   }
 
   @Test
+  void preparedKeyHashesAsHadoopDoesWithEverySeedWhenReusedForKeysOfAnyLength() {
+    var hadoop = org.apache.hadoop.util.hash.MurmurHash.getInstance();
+    var random = new Random(7);
+    var prepared = new MurmurHash.PreparedKey();
+    for (int length : new int[] {0, 1, 2, 3, 4, 5, 36, 67, 1, 200, 3}) {
+      byte[] data = new byte[length + 5];
+      random.nextBytes(data);
+      prepared.set(data, 5, length);
+      byte[] key = Arrays.copyOfRange(data, 5, data.length);
+      int seed = 0;
+      for (int i = 0; i < 30; i++) {
+        int expected = hadoop.hash(key, length, seed);
+        assertThat(prepared.hash(seed)).as("length %d, hash %d", length, i).isEqualTo(expected);
+        seed = expected;
+      }
+    }
+  }
+
+  @Test
   void murmurHashOfKnownInputsIsPinned() {
     var hadoop = org.apache.hadoop.util.hash.MurmurHash.getInstance();
     byte[] key = "id:1".getBytes(StandardCharsets.UTF_8);

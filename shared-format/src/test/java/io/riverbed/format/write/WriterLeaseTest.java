@@ -56,6 +56,37 @@ class WriterLeaseTest {
   }
 
   @Test
+  void aLeaseFileFoundEmptyWhileARenewalRewritesItIsReadAgain() throws Exception {
+    var lease = WriterLease.acquire(table, "writer-a", "Flink job aaa", TIMEOUT, clock::get);
+    var file = new org.apache.hadoop.fs.Path(table.metaPath(), WriterLease.FILE);
+    byte[] content;
+    try (var in = table.fs().open(file)) {
+      content = in.readAllBytes();
+    }
+    table.fs().create(file, true).close();
+    Thread renewal = new Thread(() -> {
+      try {
+        Thread.sleep(300);
+        try (var out = table.fs().create(file, true)) {
+          out.write(content);
+        }
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
+      }
+    });
+    renewal.start();
+    lease.checkHeld();
+    renewal.join();
+  }
+
+  @Test
+  void aLeaseFileThatStaysEmptyIsReportedDamaged() throws Exception {
+    var lease = WriterLease.acquire(table, "writer-a", "Flink job aaa", TIMEOUT, clock::get);
+    table.fs().create(new org.apache.hadoop.fs.Path(table.metaPath(), WriterLease.FILE), true).close();
+    assertThatThrownBy(lease::checkHeld).hasMessageContaining("damaged writer lease");
+  }
+
+  @Test
   void aRenewedLeaseDoesNotExpire() {
     var lease = WriterLease.acquire(table, "writer-a", "Flink job aaa", TIMEOUT, clock::get);
     clock.addAndGet(TIMEOUT.toMillis() - 1);

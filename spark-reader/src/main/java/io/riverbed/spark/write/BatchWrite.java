@@ -193,7 +193,7 @@ public final class BatchWrite {
         instant = writeAndCommit(spark, rows, columns, flag, table, writeSchema, write, conf, session);
       }
     } finally {
-      renewal.shutdownNow();
+      stopRenewing(renewal);
       session.release();
     }
     hiveSync.ifPresent(sync -> sync.sync(table, instant));
@@ -232,9 +232,9 @@ public final class BatchWrite {
             orderingField, write.deletes(), deleteFlag), false)
         .mapToPair(c -> new Tuple2<>(changeKey(c.partitionPath(), c.recordKey()), c))
         .reduceByKey(EncodedChange::precombine, tasks);
-    JavaRDD<TaskWrite.Routed> routed = write.looksUpKeys() && !write.bucketIndex()
+    Optional<JavaRDD<TaskWrite.Routed>> located = write.looksUpKeys() && !write.bucketIndex()
         ? located(jsc, table, changes, shippedConf, tasks)
-        : changes.values().map(c -> new TaskWrite.Routed(c, null));
+        : Optional.empty();
 
     List<String> partitionsBefore = write.operation() == WriteOperationType.INSERT_OVERWRITE_TABLE
         ? table.listPartitions() : List.of();
@@ -242,11 +242,19 @@ public final class BatchWrite {
     String instant = committer.begin();
     List<String> hashFields = BucketTaskWrite.hashFields(table, write.bucketHashFields());
     int buckets = write.numBuckets();
-    List<CommitMessage> messages = routed
-        .mapToPair(r -> new Tuple2<>(buckets > 0 ? BucketTaskWrite.taskOf(r.change(), hashFields, buckets, tasks)
-            : TaskWrite.taskOf(r, tasks), r))
-        .partitionBy(new HashPartitioner(tasks))
-        .values()
+    JavaRDD<TaskWrite.Routed> byTask;
+    if (located.isEmpty() && buckets <= 0) {
+      // no key is in the table: each change goes where TaskWrite.taskOf sends a new key, by the hash of
+      // its changeKey, which is where reduceByKey's hash partitioning already put it
+      byTask = unlocated(changes);
+    } else {
+      byTask = located.orElseGet(() -> unlocated(changes))
+          .mapToPair(r -> new Tuple2<>(buckets > 0 ? BucketTaskWrite.taskOf(r.change(), hashFields, buckets, tasks)
+              : TaskWrite.taskOf(r, tasks), r))
+          .partitionBy(new HashPartitioner(tasks))
+          .values();
+    }
+    List<CommitMessage> messages = byTask
         .mapPartitionsWithIndex(new FileGroupTask(table, shippedConf, writeSchema, write, instant, tasks), false)
         .collect().stream().map(CommitMessage::fromBytes).toList();
     Map<String, List<String>> replaced = switch (write.operation()) {
@@ -317,20 +325,31 @@ public final class BatchWrite {
         .schema(writeSchema), write.bucketIndex());
   }
 
-  /** The changes with the file group of each key the table holds in the partitions they touch. */
-  private static JavaRDD<TaskWrite.Routed> located(JavaSparkContext jsc, Table table,
+  private static JavaRDD<TaskWrite.Routed> unlocated(JavaPairRDD<String, EncodedChange> changes) {
+    return changes.values().map(c -> new TaskWrite.Routed(c, null));
+  }
+
+  /**
+   * The changes with the file group of each key the table holds in the partitions they touch; empty
+   * when the table holds none of their keys (it has no committed write, or no file in those partitions).
+   */
+  private static Optional<JavaRDD<TaskWrite.Routed>> located(JavaSparkContext jsc, Table table,
       JavaPairRDD<String, EncodedChange> changes, Broadcast<SerializableConfiguration> conf, int tasks) {
+    if (table.refreshTimeline().writeTimeline().completed().isEmpty()) {
+      return Optional.empty();
+    }
     List<String> partitions = changes.map(t -> t._2().partitionPath()).distinct().collect();
     QueryPlan plan = ExistingKeys.plan(table, partitions);
     if (plan.splits().isEmpty()) {
-      return changes.values().map(c -> new TaskWrite.Routed(c, null));
+      return Optional.empty();
     }
     List<SliceSplit> splits = plan.splits().stream().map(SliceSplit::of).toList();
     ShippedPlan shipped = new ShippedPlan(plan, plan.schema().orElseThrow());
     List<Integer> positions = java.util.stream.IntStream.range(0, splits.size()).boxed().toList();
     JavaPairRDD<String, String> locations = jsc.parallelize(positions, Math.min(splits.size(), tasks))
         .mapPartitionsToPair(new KeyLocator(splits, shipped, conf, Map.of()));
-    return changes.leftOuterJoin(locations, tasks).values().map(t -> new TaskWrite.Routed(t._1(), t._2().orNull()));
+    return Optional.of(changes.leftOuterJoin(locations, tasks).values()
+        .map(t -> new TaskWrite.Routed(t._1(), t._2().orNull())));
   }
 
   /** An existing table takes writes only with the keys and name it was created with. */
@@ -392,6 +411,22 @@ public final class BatchWrite {
       }
     }, every, every, TimeUnit.MILLISECONDS);
     return renewal;
+  }
+
+  /**
+   * Stops the renewals, letting one under way finish: interrupted, it would leave the lease file
+   * empty (Hadoop's local file system is writing it), and the release would find the lease damaged.
+   */
+  private static void stopRenewing(ScheduledExecutorService renewal) {
+    renewal.shutdown();
+    try {
+      if (!renewal.awaitTermination(LEASE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+        renewal.shutdownNow();
+      }
+    } catch (InterruptedException e) {
+      renewal.shutdownNow();
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static FileSystem fileSystem(String path, Configuration conf) {
