@@ -168,6 +168,30 @@ final class FlinkTrips {
   }
 
   /**
+   * Upserts only, over a fixed set of keys: {@code keys} inserts, then {@code changes} updates of
+   * keys chosen uniformly; the {@code ts} of the i-th change is {@code 2(i+1)}, so ordering values
+   * rise along the stream, never tie and are even (another writer can take the odd ones).
+   */
+  static FlinkTrips upserts(long seed, int keys, int changes) {
+    Random random = new Random(seed);
+    List<ObjectNode> out = new ArrayList<>(keys + changes);
+    List<String[]> places = new ArrayList<>(keys);
+    for (int i = 0; i < keys + changes; i++) {
+      int key = i < keys ? i : random.nextInt(keys);
+      if (i < keys) {
+        places.add(PLACES.get(random.nextInt(PLACES.size())));
+      }
+      out.add(trip(random, String.format("trip-%06d", key), places.get(key), 2L * (i + 1)));
+    }
+    return new FlinkTrips(out);
+  }
+
+  /** The changes, in stream order (copies). */
+  List<ObjectNode> changes() {
+    return changes.stream().map(ObjectNode::deepCopy).toList();
+  }
+
+  /**
    * Writes the changes as JSON-lines files {@code chunk-<i>.jsonl}, one per chunk: the first
    * {@code first} changes, then {@code per} at a time; returns the number of changes after each chunk.
    */

@@ -41,8 +41,6 @@ class TwoWritersOneTableTest {
   static final int CHANGES = 6_000;
   static final int SPARK_KEYS = 12;
   static final int ROUNDS = 4;
-  static final int ATTEMPTS = 12;
-  static final String BUCKETS = "4";
   static final long SPARK_TS = 4_000_000_000_000L;
   /** Records per second of the second run (one source task reads the file: it gets half), so it streams for some 100 s. */
   static final int STREAM_RATE = 60;
@@ -73,7 +71,7 @@ class TwoWritersOneTableTest {
       Dataset<Row> upserts = changes(template, round, false).filter(col("uuid").notEqual(deleted));
       Dataset<Row> deletes = changes(template, round, true).filter(col("uuid").equalTo(deleted));
       boolean streaming = !stream.isDone();
-      writeRetrying(upserts.union(deletes), table, conflicts, round);
+      ConcurrentWriters.sparkUpsertRetrying(upserts.union(deletes), table, conflicts, "round " + round);
       for (int k = 0; k < SPARK_KEYS; k++) {
         model.put("spark-" + k, (long) round);
       }
@@ -112,11 +110,7 @@ class TwoWritersOneTableTest {
   }
 
   private static List<String> flinkArgs(Path wave, Path schema, Path table, int rate) {
-    List<String> args = new ArrayList<>(FlinkTrips.jobFlags(wave, schema, table, "MERGE_ON_READ", "500ms"));
-    args.addAll(List.of("--parallelism", "2", "--set", "write.rate.limit=" + rate,
-        "--set", "hoodie.write.concurrency.mode=optimistic_concurrency_control",
-        "--set", "index.type=BUCKET", "--set", "hoodie.bucket.index.num.buckets=" + BUCKETS));
-    return args;
+    return ConcurrentWriters.flinkJobArgs(wave, schema, table, rate, "BUCKET");
   }
 
   /** Spark's keys {@code spark-0..}, as the template row with the round as ts offset and fare. */
@@ -133,38 +127,5 @@ class TwoWritersOneTableTest {
       });
     }
     return template.crossJoin(keys).select(columns.toArray(Column[]::new));
-  }
-
-  private static void writeRetrying(Dataset<Row> changes, Path table, List<String> conflicts, int round) {
-    for (int attempt = 1; ; attempt++) {
-      try {
-        changes.write().format(RiverbedSource.CLASS_NAME)
-            .option("hoodie.datasource.write.operation", "upsert")
-            .option("hoodie.datasource.write.recordkey.field", "uuid")
-            .option("hoodie.datasource.write.partitionpath.field", String.join(",", FlinkTrips.PARTITION_FIELDS))
-            .option("hoodie.datasource.write.precombine.field", "ts")
-            .option("hoodie.upsert.shuffle.parallelism", "2")
-            .option("hoodie.write.concurrency.mode", "optimistic_concurrency_control")
-            .option("hoodie.index.type", "BUCKET")
-            .option("hoodie.bucket.index.num.buckets", BUCKETS)
-            .mode("append").save(table.toUri().toString());
-        return;
-      } catch (RuntimeException e) {
-        String conflict = conflictOf(e);
-        if (conflict == null || attempt >= ATTEMPTS) {
-          throw e;
-        }
-        conflicts.add("round " + round + " attempt " + attempt + ": " + conflict);
-      }
-    }
-  }
-
-  private static String conflictOf(Throwable e) {
-    for (Throwable t = e; t != null; t = t.getCause()) {
-      if (t.getClass().getName().equals("io.riverbed.format.CommitConflictException")) {
-        return t.getMessage();
-      }
-    }
-    return null;
   }
 }

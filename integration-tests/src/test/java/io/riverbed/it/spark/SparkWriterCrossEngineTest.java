@@ -1,14 +1,17 @@
 package io.riverbed.it.spark;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.riverbed.it.oracle.NextHudiOracle;
 import io.riverbed.it.oracle.Query;
 import io.riverbed.it.oracle.Rows;
 import io.riverbed.it.oracle.SparkOracle;
 import io.riverbed.it.oracle.TimelineInstant;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -22,9 +25,13 @@ import org.apache.spark.sql.RowFactory;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -32,8 +39,12 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Hudi 0.15 in one Spark session: tables Riverbed writes read the same in Hudi's reader as in
  * Riverbed's (rows and every {@code _hoodie_*} column) and as the model; and Riverbed upserts and
  * deletes into a table Hudi's writer wrote, which Hudi then reads as the model says; the same for
- * the overwrite operations (replacecommits), with every query kind across them.
+ * the overwrite operations (replacecommits), deletes by payload and by {@code _hoodie_is_deleted},
+ * widened and added columns and the bucket index, with every query kind across them. Apache Hudi
+ * 1.0.2, in one forked JVM after the other tests, reads the tables they queue for it
+ * ({@link #alsoReadByHudi1}) as Hudi 0.15 does.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class SparkWriterCrossEngineTest {
   static final String RIVERBED = "io.riverbed.spark.HudiDataSource";
   static final StructType TRIPS = new StructType()
@@ -44,7 +55,10 @@ class SparkWriterCrossEngineTest {
   /** The first write of every test: keys 1 and 2 in partition 2015-01-01, key 3 in 2015-01-02. */
   static final Object[][] FIRST_TRIPS = {{"1", "2015-01-01", 1L, 1.0}, {"2", "2015-01-01", 1L, 2.0},
       {"3", "2015-01-02", 1L, 3.0}};
-  @TempDir Path dir;
+  /** The tables outlive their tests: the last test reads the queued ones with Hudi 1.0.2. */
+  @TempDir static Path dir;
+  /** Every query kind over the tables the tests queued, for Hudi 1.0.2 to answer in one fork. */
+  static final List<NextHudiOracle.Read> HUDI_1_READS = new ArrayList<>();
 
   static Map<String, String> options(String type) {
     return Map.of("hoodie.table.name", "trips", "hoodie.datasource.write.table.type", type,
@@ -111,13 +125,40 @@ class SparkWriterCrossEngineTest {
     SparkOracle.readWith(RIVERBED, path, Query.snapshot()).assertSameAs(hudi, operation + ": Riverbed vs Hudi");
   }
 
+  /**
+   * Queues for Hudi 1.0.2 (see the last test) every query kind over the table as it is now:
+   * snapshot, read_optimized, time travel to each commit, incremental from the start and over each
+   * commit.
+   */
+  static void alsoReadByHudi1(Path path) {
+    List<String> times = SparkOracle.completedInstants(path).stream().map(TimelineInstant::time).toList();
+    List<Query> queries = new ArrayList<>(List.of(Query.snapshot(), Query.readOptimized(), Query.incremental("000")));
+    times.forEach(t -> queries.add(Query.asOf(t)));
+    for (int i = 0; i + 1 < times.size(); i++) {
+      queries.add(Query.incremental(times.get(i), times.get(i + 1)));
+    }
+    queries.forEach(q -> HUDI_1_READS.add(new NextHudiOracle.Read(path, q)));
+  }
+
+  /** Every query kind over the table, Riverbed's reader against Hudi 0.15's. */
+  static void everyKindReadsTheSame(Path path) {
+    List<String> times = SparkOracle.completedInstants(path).stream().map(TimelineInstant::time).toList();
+    for (Query q : Query.everyKind(times)) {
+      SparkOracle.readWith(RIVERBED, path, q).assertSameAs(SparkOracle.read(path, q), q.encode() + ": Riverbed vs Hudi");
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(strings = {"COPY_ON_WRITE", "MERGE_ON_READ"})
   void tablesRiverbedsSparkWriterWritesReadTheSameInHudi(String type) {
     Path path = dir.resolve("riverbed_" + type.toLowerCase());
-    Map<String, String> o = options(type);
+    insertUpsertDeleteInsert(path, options(type), "bulk_insert");
+  }
+
+  /** A first write by {@code firstOperation}, two upserts, a delete and an insert, each compared with Hudi's reader. */
+  private static void insertUpsertDeleteInsert(Path path, Map<String, String> o, String firstOperation) {
     Map<String, String> model = new HashMap<>();
-    writeAndCompare(RIVERBED, path, o, model, "bulk_insert", "overwrite", FIRST_TRIPS);
+    writeAndCompare(RIVERBED, path, o, model, firstOperation, "overwrite", FIRST_TRIPS);
     writeAndCompare(RIVERBED, path, o, model, "upsert", "append",
         new Object[] {"1", "2015-01-01", 2L, 10.0}, new Object[] {"4", "2015-01-02", 2L, 4.0});
     writeAndCompare(RIVERBED, path, o, model, "upsert", "append", new Object[] {"4", "2015-01-02", 3L, 40.0});
@@ -241,5 +282,97 @@ class SparkWriterCrossEngineTest {
     assertThat(replaced.get("2099-12-31")).as("Hudi's entry for the partition it lacks: %s", replaced).isNotNull();
     assertThat(replaced.get("2099-12-31").size()).isZero();
     assertThat(replaced.get("2015-01-02").size()).isPositive();
+  }
+
+  /**
+   * Deletes by {@code EmptyHoodieRecordPayload} and by {@code _hoodie_is_deleted}, a widened column
+   * ({@code fare} float to double, {@code qty} int to long) and an added one ({@code note}).
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"COPY_ON_WRITE", "MERGE_ON_READ"})
+  void payloadDeletesAndSchemaChangesRiverbedWritesReadTheSameInHudi(String type) {
+    Path path = dir.resolve("riverbed_evolving_" + type.toLowerCase());
+    Map<String, String> o = options(type);
+    StructType narrow = new StructType().add("id", DataTypes.StringType, false)
+        .add("creation_date", DataTypes.StringType, false).add("ts", DataTypes.LongType, false)
+        .add("fare", DataTypes.FloatType, true).add("qty", DataTypes.IntegerType, true);
+    StructType widened = new StructType().add("id", DataTypes.StringType, false)
+        .add("creation_date", DataTypes.StringType, false).add("ts", DataTypes.LongType, false)
+        .add("fare", DataTypes.DoubleType, true).add("qty", DataTypes.LongType, true);
+    StructType added = widened.add("note", DataTypes.StringType, true);
+    StructType softDeleting = added.add("_hoodie_is_deleted", DataTypes.BooleanType, true);
+
+    write(RIVERBED, frame(narrow, new Object[] {"1", "2015-01-01", 1L, 1.5f, 1}, new Object[] {"2", "2015-01-01", 1L, 2.5f, 2},
+        new Object[] {"3", "2015-01-02", 1L, 3.5f, 3}), path, o, "insert", "overwrite");
+    Map<String, String> emptyPayload = new HashMap<>(o);
+    emptyPayload.put("hoodie.datasource.write.payload.class", "org.apache.hudi.common.model.EmptyHoodieRecordPayload");
+    write(RIVERBED, frame(narrow, new Object[] {"1", "2015-01-01", 2L, 0f, 0}), path, emptyPayload, "upsert", "append");
+    write(RIVERBED, frame(widened, new Object[] {"2", "2015-01-01", 3L, 2.25, 5_000_000_000L},
+        new Object[] {"4", "2015-01-02", 3L, 4.25, 4L}), path, o, "upsert", "append");
+    write(RIVERBED, frame(added, new Object[] {"3", "2015-01-02", 4L, 3.25, 30L, "three"},
+        new Object[] {"5", "2015-01-03", 4L, 5.25, 5L, "five"}), path, o, "upsert", "append");
+    write(RIVERBED, frame(softDeleting, new Object[] {"2", "2015-01-01", 5L, 0.0, 0L, null, true},
+        new Object[] {"6", "2015-01-01", 5L, 6.25, 6L, "six", false}), path, o, "upsert", "append");
+
+    Rows hudi = SparkOracle.snapshot(path);
+    assertThat(hudi.values("id")).as("keys read by Hudi").containsExactlyInAnyOrder("3", "4", "5", "6");
+    assertThat(hudi.values("qty")).as("qty read by Hudi").containsExactlyInAnyOrder("30", "4", "5", "6");
+    everyKindReadsTheSame(path);
+    alsoReadByHudi1(path);
+  }
+
+  /** The bucket index (the setup for a Flink job beside Spark writes), partitioned and not. */
+  @ParameterizedTest
+  @CsvSource({"COPY_ON_WRITE,true", "COPY_ON_WRITE,false", "MERGE_ON_READ,true", "MERGE_ON_READ,false"})
+  void bucketIndexTablesRiverbedWritesReadTheSameInHudi(String type, boolean partitioned) {
+    Path path = dir.resolve("riverbed_bucket_" + type.toLowerCase() + (partitioned ? "_partitioned" : "_flat"));
+    Map<String, String> o = new HashMap<>(options(type));
+    o.put("hoodie.index.type", "BUCKET");
+    o.put("hoodie.bucket.index.num.buckets", "2");
+    if (!partitioned) {
+      o.put("hoodie.datasource.write.partitionpath.field", "");
+      o.put("hoodie.datasource.write.keygenerator.class", "org.apache.hudi.keygen.NonpartitionedKeyGenerator");
+    }
+    insertUpsertDeleteInsert(path, o, "upsert");
+    everyKindReadsTheSame(path);
+  }
+
+  /**
+   * Hudi 1.0.2, in one forked JVM, answers every query the tests above queued as Hudi 0.15 does (as
+   * Riverbed's reader does where Hudi 0.15 cannot answer; those reads are printed).
+   */
+  @Test
+  @Order(Integer.MAX_VALUE)
+  void hudi1ReadsEveryTableRiverbedsSparkWriterWroteAsHudi015Does() {
+    assumeThat(HUDI_1_READS).as("reads queued by the other tests of the class").isNotEmpty();
+    NextHudiOracle.Answer answer = NextHudiOracle.read(HUDI_1_READS);
+    assertThat(answer.hudiOrigin()).contains("hudi-spark3.5-bundle_2.12-1.0.2");
+    List<String> differences = new ArrayList<>();
+    List<String> unansweredByHudi015 = new ArrayList<>();
+    for (int i = 0; i < HUDI_1_READS.size(); i++) {
+      NextHudiOracle.Read read = HUDI_1_READS.get(i);
+      Rows reference;
+      String against = "Hudi 0.15";
+      try {
+        reference = SparkOracle.read(read.table(), read.query());
+      } catch (Exception e) { // Spark's AnalysisException is checked in Java's eyes but thrown undeclared
+        unansweredByHudi015.add(read + ": " + e.getMessage().lines().findFirst().orElse(""));
+        reference = SparkOracle.readWith(RIVERBED, read.table(), read.query());
+        against = "Riverbed (Hudi 0.15 fails)";
+      }
+      try {
+        answer.rows().get(i).assertSameAs(reference, read + ": Hudi 1.0.2 vs " + against);
+      } catch (AssertionError e) {
+        differences.add(e.getMessage());
+      }
+    }
+    System.out.printf("HUDI 1.0.2: %d reads; Hudi 0.15 could not answer %d: %s%n", HUDI_1_READS.size(),
+        unansweredByHudi015.size(), unansweredByHudi015);
+    assertThat(differences).as("reads of %d where Hudi 1.0.2 differs", HUDI_1_READS.size()).isEmpty();
+  }
+
+  static Dataset<Row> frame(StructType schema, Object[]... rows) {
+    return SparkOracle.spark().createDataFrame(Arrays.stream(rows).map(RowFactory::create).toList(), schema)
+        .repartition(2);
   }
 }

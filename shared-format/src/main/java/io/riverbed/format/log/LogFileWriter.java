@@ -2,7 +2,9 @@ package io.riverbed.format.log;
 
 import io.riverbed.format.TableException;
 import java.io.IOException;
+import java.util.Optional;
 import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.FileAlreadyExistsException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
@@ -41,9 +43,20 @@ public final class LogFileWriter {
 
   /** Creates the log file at {@code path}; fails if it exists. */
   public static LogFileWriter create(FileSystem fs, Path path) {
+    return createIfAbsent(fs, path).orElseThrow(() -> new TableException("Cannot create log file " + path
+        + ": it exists"));
+  }
+
+  /**
+   * Creates the log file at {@code path}, or returns empty if a file of that name exists (another
+   * writer took the name first: the caller picks the next log version, as Hudi's log writer rolls over).
+   */
+  public static Optional<LogFileWriter> createIfAbsent(FileSystem fs, Path path) {
     try {
       LOG.debug("Creating log file {}", path);
-      return new LogFileWriter(fs, path, fs.create(path, false));
+      return Optional.of(new LogFileWriter(fs, path, fs.create(path, false)));
+    } catch (FileAlreadyExistsException e) {
+      return Optional.empty();
     } catch (IOException e) {
       throw new TableException("Cannot create log file " + path, e);
     }

@@ -55,12 +55,22 @@ public final class QueryPlanner {
   public static QueryPlan plan(Table table, QuerySpec spec) {
     Timeline active = table.refreshTimeline();
     QuerySpec query = spec.consumerId().isPresent() ? startConsumerRead(table, active, spec) : spec;
-    Optional<Schema> schema = TableSchemaResolver.resolve(table, active);
+    Optional<Schema> schema = schemaAsOf(table, active, query.asOfInstant());
     return switch (query.type()) {
       case SNAPSHOT -> snapshot(table, active, schema, query.asOfInstant());
       case READ_OPTIMIZED -> readOptimized(table, active, schema, query.asOfInstant());
       case INCREMENTAL -> incremental(table, active, schema, query);
     };
+  }
+
+  /**
+   * The schema of the query: for time travel the table's schema as of that instant (Hudi 0.15
+   * reads an as-of query in the schema of its instant: a column added later is not there), else
+   * the latest; the latest too if nothing before the instant has a schema.
+   */
+  private static Optional<Schema> schemaAsOf(Table table, Timeline active, Optional<String> asOf) {
+    Optional<Schema> then = asOf.flatMap(instant -> TableSchemaResolver.resolve(table, active.onOrBefore(instant)));
+    return then.isPresent() ? then : TableSchemaResolver.resolve(table, active);
   }
 
   /** The consumer's begin instant (given, else its position), checked and recorded as its position. */

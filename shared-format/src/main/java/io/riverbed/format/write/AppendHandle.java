@@ -27,10 +27,14 @@ import org.slf4j.LoggerFactory;
  * Appends one batch of changes to a MERGE_ON_READ file group as a new log file version of its
  * latest slice (storage without append: every write is a new file): one Avro data block with the
  * upserts and, if there are deletes, one delete block. The slice is the one a pending compaction
- * opened if there is one; a new file group's first slice is keyed by the writing instant.
+ * opened if there is one; a new file group's first slice is keyed by the writing instant. The
+ * version is one above the highest on storage; if another writer of the table (a Flink task and a
+ * Spark task may share a write token) created that file meanwhile, the next version is taken.
  */
 public final class AppendHandle {
   private static final Logger LOG = LoggerFactory.getLogger(AppendHandle.class);
+  /** How many log versions a write skips, taken by concurrent writers between its listing and its create, before failing. */
+  private static final int MAX_VERSIONS_SKIPPED = 100;
 
   private final WriteTaskContext context;
   private final FileGroupId fileGroupId;
@@ -93,10 +97,26 @@ public final class AppendHandle {
       latestSlice.logFiles().forEach(l -> sliceLogs.add(l.fileName()));
     }
     int version = nextLogVersion(baseInstant);
-    String fileName = FileNames.logFileName(fileGroupId.fileId(), baseInstant, version, context.writeToken());
-    context.prepareFile(partition, fileName, Markers.Type.APPEND);
-    Path path = new Path(context.table().partitionPath(partition), fileName);
-    long size = write(path, records, deletes);
+    String fileName;
+    Path path;
+    LogFileWriter writer;
+    for (int skipped = 0; ; skipped++, version++) {
+      fileName = FileNames.logFileName(fileGroupId.fileId(), baseInstant, version, context.writeToken());
+      context.prepareFile(partition, fileName, Markers.Type.APPEND);
+      path = new Path(context.table().partitionPath(partition), fileName);
+      Optional<LogFileWriter> created = LogFileWriter.createIfAbsent(context.table().fs(), path);
+      if (created.isPresent()) {
+        writer = created.get();
+        break;
+      }
+      if (skipped >= MAX_VERSIONS_SKIPPED) {
+        throw new TableException("cannot create a log file for file group " + fileGroupId + " of table "
+            + context.table().basePath() + " at instant " + instant + ": versions up to " + fileName
+            + " were all taken by other writers meanwhile");
+      }
+      LOG.info("Log file {} was created by another writer meanwhile; instant {} takes the next version", path, instant);
+    }
+    long size = write(writer, records, deletes);
     sliceLogs.add(fileName);
     boolean created = latestSlice == null;
     WriteStat stat = WriteStat.builder()
@@ -117,8 +137,7 @@ public final class AppendHandle {
     return Optional.of(stat);
   }
 
-  private long write(Path path, List<GenericRecord> records, List<DeleteRecord> deletes) {
-    LogFileWriter writer = LogFileWriter.create(context.table().fs(), path);
+  private long write(LogFileWriter writer, List<GenericRecord> records, List<DeleteRecord> deletes) {
     try {
       if (!records.isEmpty()) {
         writer.append(AvroDataBlock.of(context.instantTime(), context.writerSchema(), records));
