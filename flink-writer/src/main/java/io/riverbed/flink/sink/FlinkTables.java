@@ -46,7 +46,8 @@ public final class FlinkTables {
    * Opens the table, creating it (UTC timeline, the writer's keys, precombine field, payload class
    * and schema) if the path holds none.
    *
-   * @throws TableException if an existing table's type differs from {@code table.type}
+   * @throws TableException if an existing table's type differs from {@code table.type}, or the table
+   *     has no record key field (its keys are generated)
    */
   public static Table openOrCreate(FlinkWriteOptions options, Schema schema) {
     FileSystem fs = fileSystem(options);
@@ -61,6 +62,12 @@ public final class FlinkTables {
       }
     }
     Table table = Table.open(fs, path);
+    if (table.config().recordKeyFields().isEmpty()) {
+      throw new TableException("table " + path + " has no record key field: its record keys are generated on insert "
+          + "(a table created without a primary key, as Hudi 0.14+ and Riverbed's Spark writer create them), and the "
+          + "Flink writer writes by key, so it does not write such a table; write it from Spark with insert or "
+          + "bulk_insert, or write a table created with " + FlinkWriteOptions.RECORD_KEY_FIELD);
+    }
     if (table.type() != options.tableType()) {
       throw new TableException("table " + path + " is " + table.type() + " but the writer is configured with "
           + FlinkWriteOptions.TABLE_TYPE + "=" + options.tableType());

@@ -5,10 +5,17 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.riverbed.flink.job.CollectingTableSink;
 import io.riverbed.flink.job.WriteJobEndToEndTest;
+import io.riverbed.format.record.KeyGeneratorOptions;
+import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableDefinition;
+import io.riverbed.format.table.TableType;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.time.Duration;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
@@ -17,6 +24,7 @@ import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -133,6 +141,23 @@ class HudiTableFactoryTest {
     tEnv.executeSql("INSERT INTO lake_orders VALUES ('o1', 1, 10.0, 'eu'), ('o2', 1, 20.0, 'us'), ('o1', 3, 11.0, 'eu')").await();
     assertThat(WriteJobEndToEndTest.snapshot(table)).containsExactlyEntriesOf(new TreeMap<>(Map.of(
         "o1", "11.0|3|region=eu", "o2", "20.0|1|region=us")));
+  }
+
+  @Test
+  void aJobWritingATableWithGeneratedKeysIsRefusedAtBuildNamingTheTable(@TempDir Path dir) throws Exception {
+    Path table = dir.resolve("nokey_events");
+    org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(table.toUri());
+    FileSystem fs = base.getFileSystem(new org.apache.hadoop.conf.Configuration());
+    Schema schema = SchemaBuilder.record("nokey_events_record").fields().requiredString("id").requiredLong("ts")
+        .endRecord();
+    Table.create(fs, base, new TableDefinition("nokey_events", TableType.COPY_ON_WRITE,
+        KeyGeneratorOptions.of(List.of(), List.of()), null, null, schema).toConfig());
+    tEnv.executeSql("""
+        CREATE TABLE nokey_events (id STRING, ts BIGINT, PRIMARY KEY (id) NOT ENFORCED)
+        WITH ('connector' = 'hudi', 'path' = '%s', 'table.type' = 'COPY_ON_WRITE')""".formatted(table.toUri()));
+    assertThatThrownBy(() -> tEnv.executeSql("INSERT INTO nokey_events VALUES ('a', CAST(1 AS BIGINT))"))
+        .satisfies(e -> assertThat(rootMessage(e)).contains("has no record key field", "Flink writer writes by key"));
+    assertThat(Table.open(fs, base).refreshTimeline().instants()).isEmpty();
   }
 
   @Test

@@ -38,9 +38,7 @@ class SeedsInSparkShellMatchHudiTest {
    * The steps whose outcome in Riverbed's shell differs from Hudi's today, each with why. The test
    * asserts that exactly these differ, so a step that starts to match, or stops matching, fails it.
    */
-  static final Map<String, String> KNOWN_DIFFERENCES = Map.of(
-      "sql-create-without-key", "Riverbed refuses CREATE TABLE without primaryKey: it does not generate record keys, "
-          + "where Hudi 0.14+ creates a key-less table (Hudi 0.12, which the walkthrough's guide shows, defaulted the key to uuid)");
+  static final Map<String, String> KNOWN_DIFFERENCES = Map.of();
 
   /**
    * The steps Hudi's own shell fails, each with why: the seeds' code as written does this in Hudi 0.15,

@@ -32,12 +32,18 @@ class SqlStatementsCrossEngineTest {
 
   @BeforeAll
   static void riverbedSession() {
+    riverbed = riverbedSqlSession();
+  }
+
+  /** A session of the oracle's Spark with Riverbed's session extension and catalog, beside Hudi's. */
+  static SparkSession riverbedSqlSession() {
     SparkSessionExtensions extensions = new SparkSessionExtensions();
     new RiverbedSessionExtension().apply(extensions);
-    riverbed = new SparkSession(SparkOracle.spark().sparkContext(), Option.empty(), Option.empty(), extensions,
-        scala.collection.immutable.Map$.MODULE$.empty());
-    riverbed.conf().set("spark.sql.catalog.spark_catalog", RiverbedCatalog.class.getName());
-    riverbed.conf().set("spark.sql.session.timeZone", "UTC");
+    SparkSession session = new SparkSession(SparkOracle.spark().sparkContext(), Option.empty(), Option.empty(),
+        extensions, scala.collection.immutable.Map$.MODULE$.empty());
+    session.conf().set("spark.sql.catalog.spark_catalog", RiverbedCatalog.class.getName());
+    session.conf().set("spark.sql.session.timeZone", "UTC");
+    return session;
   }
 
   private static void checkAgainstHudi(Path path, Map<String, String> model, String statement) {

@@ -118,6 +118,11 @@ public final class KeyGenerator {
     }
 
     public String recordKey(IndexedRecord record) {
+      if (keyPaths.length == 0) {
+        throw new InvalidRecordException("the table has no record key field: its writers generate the record keys "
+            + "(" + GeneratedRecordKeys.class.getSimpleName() + "), so record " + describe(record)
+            + " has no key of its own");
+      }
       boolean consistent = options.consistentLogicalTimestamp();
       if (keyPaths.length == 1) {
         FieldPaths.FieldPath path = keyPaths[0];
@@ -190,6 +195,9 @@ public final class KeyGenerator {
     }
 
     private String keyForMessage(IndexedRecord record) {
+      if (keyPaths.length == 0) {
+        return "(generated)";
+      }
       try {
         return PartitionPaths.quote(recordKey(record));
       } catch (InvalidRecordException noKey) {

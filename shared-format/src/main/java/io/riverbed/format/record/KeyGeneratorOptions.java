@@ -11,7 +11,8 @@ import java.util.Optional;
 /**
  * Key generator configuration, read from a map with Hudi's key names.
  *
- * @param recordKeyFields record key fields, in order ({@value #RECORD_KEY_FIELD}); at least one
+ * @param recordKeyFields record key fields, in order ({@value #RECORD_KEY_FIELD}); empty for a table
+ *     whose writers generate its record keys ({@link #generatesKeys()})
  * @param partitionFields partition path fields, in order ({@value #PARTITION_PATH_FIELD}); empty
  *     for a non-partitioned table
  * @param hiveStylePartitioning {@code field=value} segments ({@value #HIVE_STYLE_PARTITIONING}, default false)
@@ -48,10 +49,6 @@ public record KeyGeneratorOptions(
   public KeyGeneratorOptions {
     recordKeyFields = List.copyOf(recordKeyFields);
     partitionFields = List.copyOf(partitionFields);
-    if (recordKeyFields.isEmpty()) {
-      throw new InvalidTableException("no record key field configured (" + RECORD_KEY_FIELD
-          + "); generated record keys are not supported");
-    }
     for (String field : partitionFields) {
       if (field.contains(":")) {
         throw new InvalidTableException("partition field '" + field + "' uses CustomKeyGenerator syntax "
@@ -63,8 +60,8 @@ public record KeyGeneratorOptions(
     }
     switch (type) {
       case SIMPLE -> {
-        if (recordKeyFields.size() != 1 || partitionFields.size() != 1) {
-          throw new InvalidTableException("SimpleKeyGenerator needs exactly one record key field and one partition "
+        if (recordKeyFields.size() > 1 || partitionFields.size() != 1) {
+          throw new InvalidTableException("SimpleKeyGenerator needs at most one record key field and one partition "
               + "field, got record key fields " + recordKeyFields + " and partition fields " + partitionFields);
         }
       }
@@ -72,6 +69,14 @@ public record KeyGeneratorOptions(
       case COMPLEX -> { }
       default -> throw new IllegalStateException(type.name());
     }
+  }
+
+  /**
+   * True when no record key field is configured: as in Hudi 0.14+, the writer generates each
+   * record's key ({@link GeneratedRecordKeys}) and the table takes only inserts.
+   */
+  public boolean generatesKeys() {
+    return recordKeyFields.isEmpty();
   }
 
   /** Options for the given fields with Hudi's defaults for the rest (no hive style, no url encoding). */
@@ -101,17 +106,20 @@ public record KeyGeneratorOptions(
         bool(conf, CONSISTENT_LOGICAL_TIMESTAMP), type);
   }
 
-  /** The entries Hudi expects for these options, table keys included. */
+  /** The entries Hudi expects for these options, table keys included (no record key entries when keys are generated). */
   public Map<String, String> toMap() {
-    return Map.of(
-        RECORD_KEY_FIELD, String.join(",", recordKeyFields),
-        PARTITION_PATH_FIELD, String.join(",", partitionFields),
-        HIVE_STYLE_PARTITIONING, Boolean.toString(hiveStylePartitioning),
-        URL_ENCODE_PARTITION_PATH, Boolean.toString(urlEncodePartitionPath),
-        CONSISTENT_LOGICAL_TIMESTAMP, Boolean.toString(consistentLogicalTimestamp),
-        TABLE_RECORD_KEY_FIELDS, String.join(",", recordKeyFields),
-        TABLE_PARTITION_FIELDS, String.join(",", partitionFields),
-        TABLE_KEY_GENERATOR_CLASS, type.className());
+    var map = new LinkedHashMap<String, String>();
+    if (!generatesKeys()) {
+      map.put(RECORD_KEY_FIELD, String.join(",", recordKeyFields));
+      map.put(TABLE_RECORD_KEY_FIELDS, String.join(",", recordKeyFields));
+    }
+    map.put(PARTITION_PATH_FIELD, String.join(",", partitionFields));
+    map.put(HIVE_STYLE_PARTITIONING, Boolean.toString(hiveStylePartitioning));
+    map.put(URL_ENCODE_PARTITION_PATH, Boolean.toString(urlEncodePartitionPath));
+    map.put(CONSISTENT_LOGICAL_TIMESTAMP, Boolean.toString(consistentLogicalTimestamp));
+    map.put(TABLE_PARTITION_FIELDS, String.join(",", partitionFields));
+    map.put(TABLE_KEY_GENERATOR_CLASS, type.className());
+    return Collections.unmodifiableMap(map);
   }
 
   /** Hudi's field list parsing: split on commas, trim, drop empty entries. */
@@ -147,7 +155,9 @@ public record KeyGeneratorOptions(
   private static Map<String, String[]> descriptions() {
     var d = new LinkedHashMap<String, String[]>();
     d.put(RECORD_KEY_FIELD, new String[] {"<" + TABLE_RECORD_KEY_FIELDS + ">",
-        "Record key field(s), comma separated; nested fields as a.b.c. Generated keys are not supported."});
+        "Record key field(s), comma separated; nested fields as a.b.c. Unset on a new table (and no "
+            + TABLE_RECORD_KEY_FIELDS + "): the Spark writer generates the keys, as Hudi 0.14+ does, and the table "
+            + "takes inserts only."});
     d.put(PARTITION_PATH_FIELD, new String[] {"<" + TABLE_PARTITION_FIELDS + ">",
         "Partition field(s), comma separated; empty = non-partitioned. field:type (CustomKeyGenerator) is not supported. "
             + "A value that would not stay a folder inside the table (a path segment that is empty, '.', '..', "

@@ -16,7 +16,9 @@ import org.apache.avro.Schema;
  * Apache Hudi 0.15's SQL layer reads them: each setting by its SQL name ({@code primaryKey},
  * {@code preCombineField}, {@code type}, {@code payloadClass}) or by its write or table option
  * name; Hive-style partition paths unless the properties say otherwise (Hudi's default for tables
- * SQL creates), and the key generator inferred from the key and partition columns.
+ * SQL creates), and the key generator inferred from the key and partition columns. Without a
+ * primary key the table's writers generate its record keys, as Hudi 0.14+ does (a precombine
+ * field is still stored, as Hudi stores it, and orders nothing: no two records share a key).
  *
  * @param keys record key and partition columns, key generator, partition path style
  * @param precombineField null for a table without one
@@ -49,11 +51,6 @@ public record SqlTableProperties(KeyGeneratorOptions keys, String precombineFiel
    */
   public static SqlTableProperties of(String statement, Map<String, String> properties, List<String> partitionColumns) {
     String primaryKey = first(properties, PRIMARY_KEY_NAMES);
-    if (primaryKey == null || KeyGeneratorOptions.splitFields(primaryKey).isEmpty()) {
-      throw new InvalidTableException(statement + ": TBLPROPERTIES (" + PRIMARY_KEY + " = '<column>[,<column>]') is "
-          + "required; Riverbed does not generate record keys, so the tables without a primary key that Hudi 0.14+ "
-          + "creates are not supported");
-    }
     Map<String, String> keyOptions = new HashMap<>();
     for (String key : List.of(KeyGeneratorOptions.HIVE_STYLE_PARTITIONING, KeyGeneratorOptions.URL_ENCODE_PARTITION_PATH,
         KeyGeneratorOptions.KEY_GENERATOR_CLASS, KeyGeneratorOptions.KEY_GENERATOR_TYPE,
@@ -63,7 +60,7 @@ public record SqlTableProperties(KeyGeneratorOptions keys, String precombineFiel
       }
     }
     keyOptions.putIfAbsent(KeyGeneratorOptions.HIVE_STYLE_PARTITIONING, "true");
-    keyOptions.put(KeyGeneratorOptions.RECORD_KEY_FIELD, primaryKey);
+    keyOptions.put(KeyGeneratorOptions.RECORD_KEY_FIELD, primaryKey == null ? "" : primaryKey);
     keyOptions.put(KeyGeneratorOptions.PARTITION_PATH_FIELD, String.join(",", partitionColumns));
     KeyGeneratorOptions keys;
     try {
@@ -127,8 +124,9 @@ public record SqlTableProperties(KeyGeneratorOptions keys, String precombineFiel
 
   private static Map<String, String[]> descriptions() {
     var d = new LinkedHashMap<String, String[]>();
-    d.put(PRIMARY_KEY, new String[] {"", "Record key column(s), comma-separated; required (also "
-        + KeyGeneratorOptions.RECORD_KEY_FIELD + ")."});
+    d.put(PRIMARY_KEY, new String[] {"", "Record key column(s), comma-separated (also "
+        + KeyGeneratorOptions.RECORD_KEY_FIELD + "); without it the table's record keys are generated on insert, "
+        + "as in Hudi 0.14+, and UPDATE, DELETE and MERGE INTO are not supported on it."});
     d.put(PRECOMBINE_FIELD, new String[] {"", "Ordering column: of two rows with one key the larger wins (also "
         + "hoodie.datasource.write.precombine.field)."});
     d.put(TYPE, new String[] {"cow", "cow (COPY_ON_WRITE) or mor (MERGE_ON_READ)."});

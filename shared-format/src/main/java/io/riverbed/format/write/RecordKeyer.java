@@ -51,6 +51,19 @@ public final class RecordKeyer {
     return WriteRecord.upsert(key.recordKey(), key.partitionPath(), record, ordering);
   }
 
+  /**
+   * The insert {@code record} stands for in a table whose keys are generated: {@code recordKey} is
+   * the generated key, the partition path is the key generator's; the ordering field is ignored,
+   * as Hudi ignores it for such tables (no two records share a key).
+   */
+  public WriteRecord toWriteRecord(GenericRecord record, String recordKey) {
+    String partitionPath = keyGenerator.partitionPath(record);
+    if (isDeleted(record)) {
+      return WriteRecord.delete(recordKey, partitionPath, OrderingValues.NATURAL_ORDER);
+    }
+    return WriteRecord.upsert(recordKey, partitionPath, record, OrderingValues.NATURAL_ORDER);
+  }
+
   private Comparable<?> orderingValue(GenericRecord record, String recordKey) {
     if (orderingField == null) {
       return OrderingValues.NATURAL_ORDER;

@@ -245,15 +245,34 @@ class KeyGeneratorTest {
   }
 
   @Test
-  void unsupportedKeyGeneratorsAndMissingKeyFieldsAreRejected() {
+  void unsupportedKeyGeneratorsAreRejected() {
     assertThatThrownBy(() -> KeyGeneratorOptions.fromMap(Map.of(
         "hoodie.datasource.write.recordkey.field", "id",
         "hoodie.datasource.write.keygenerator.class", "org.apache.hudi.keygen.TimestampBasedKeyGenerator")))
         .isInstanceOf(InvalidTableException.class).hasMessageContaining("TimestampBasedKeyGenerator");
-    assertThatThrownBy(() -> KeyGeneratorOptions.fromMap(Map.of()))
-        .isInstanceOf(InvalidTableException.class).hasMessageContaining("hoodie.datasource.write.recordkey.field");
     assertThatThrownBy(() -> KeyGeneratorOptions.of(List.of("id"), List.of("dt:SIMPLE")))
         .isInstanceOf(InvalidTableException.class);
+  }
+
+  @Test
+  void withoutRecordKeyFieldsKeysAreGeneratedAndTheKeyGeneratorIsInferredFromThePartitionFields() {
+    KeyGeneratorOptions unpartitioned = KeyGeneratorOptions.fromMap(Map.of());
+    assertThat(unpartitioned.generatesKeys()).isTrue();
+    assertThat(unpartitioned.type()).isEqualTo(KeyGeneratorType.NON_PARTITION);
+    assertThat(unpartitioned.toMap()).doesNotContainKeys("hoodie.datasource.write.recordkey.field",
+        "hoodie.table.recordkey.fields");
+    assertThat(KeyGeneratorOptions.of(List.of(), List.of("dt")).type()).isEqualTo(KeyGeneratorType.SIMPLE);
+    assertThat(KeyGeneratorOptions.of(List.of(), List.of("region", "dt")).type()).isEqualTo(KeyGeneratorType.COMPLEX);
+    var gen = KeyGenerator.of(KeyGeneratorOptions.of(List.of(), List.of("dt")));
+    assertThat(gen.partitionPath(record("id", "1", "dt", "2024"))).isEqualTo("2024");
+    assertThatThrownBy(() -> gen.recordKey(record("id", "1", "dt", "2024")))
+        .isInstanceOf(InvalidRecordException.class).hasMessageContaining("has no record key field");
+  }
+
+  @Test
+  void generatedKeysAreTheInstantTheTaskAndTheRowCountedFromZero() {
+    GeneratedRecordKeys keys = GeneratedRecordKeys.of("20240101000000000", 3);
+    assertThat(List.of(keys.next(), keys.next())).containsExactly("20240101000000000_3_0", "20240101000000000_3_1");
   }
 
   @Test

@@ -48,9 +48,19 @@ class SqlTablePropertiesTest {
   }
 
   @Test
+  void withoutPrimaryKeyTheTableGeneratesItsKeysAndStoresThePrecombineFieldAsHudiDoes() {
+    SqlTableProperties sql = SqlTableProperties.of("CREATE TABLE t", Map.of("preCombineField", "ts"), List.of("dt"));
+    assertThat(sql.keys().generatesKeys()).isTrue();
+    TableConfig config = sql.toConfig("CREATE TABLE t", "default", "trips", SCHEMA);
+    assertThat(config.properties()).doesNotContainKeys("hoodie.table.recordkey.fields")
+        .containsEntry("hoodie.table.precombine.field", "ts")
+        .containsEntry("hoodie.table.partition.fields", "dt")
+        .containsEntry("hoodie.table.keygenerator.class", "org.apache.hudi.keygen.SimpleKeyGenerator")
+        .containsEntry("hoodie.datasource.write.hive_style_partitioning", "true");
+  }
+
+  @Test
   void whatRiverbedCannotCreateIsRefusedNamingTheProperty() {
-    assertThatThrownBy(() -> SqlTableProperties.of("CREATE TABLE t", Map.of(), List.of()))
-        .isInstanceOf(InvalidTableException.class).hasMessageStartingWith("CREATE TABLE t: TBLPROPERTIES (primaryKey");
     assertThatThrownBy(() -> SqlTableProperties.of("CREATE TABLE t", Map.of("primaryKey", "id", "type", "x"), List.of()))
         .isInstanceOf(InvalidTableException.class).hasMessageContaining("type = 'x' is neither 'cow' nor 'mor'");
     SqlTableProperties noSuchColumn = SqlTableProperties.of("CREATE TABLE t",

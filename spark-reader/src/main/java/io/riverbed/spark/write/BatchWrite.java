@@ -19,6 +19,7 @@ import io.riverbed.format.write.concurrency.WriterSession;
 import io.riverbed.format.write.batch.BatchWriteOptions;
 import io.riverbed.format.write.batch.EncodedChange;
 import io.riverbed.format.write.batch.ExistingKeys;
+import io.riverbed.format.write.batch.GeneratedKeyWrites;
 import io.riverbed.format.write.batch.ReplacedFileGroups;
 import io.riverbed.format.write.batch.SaveMode;
 import io.riverbed.format.write.batch.TaskWrite;
@@ -140,14 +141,21 @@ public final class BatchWrite {
     Path given = new Path(path);
     Path base = fs.makeQualified(given);
     requireNotInsideTable(fs, base);
-    Optional<WriteHiveSync> hiveSync = write.metaSyncEnabled()
-        ? Optional.of(WriteHiveSync.of(write, given, conf, spark.version()))
-        : Optional.empty();
-    SaveMode.Step step = mode.step(base, Table.exists(fs, base), write.operation());
+    boolean exists = Table.exists(fs, base);
+    SaveMode.Step step = mode.step(base, exists, write.operation());
     if (step == SaveMode.Step.SKIP) {
       LOG.info("Table {} exists and the save mode is Ignore: nothing written", base);
       return Optional.empty();
     }
+    boolean generatedKeys = GeneratedKeyWrites.applies(options,
+        step == SaveMode.Step.WRITE ? Optional.of(Table.open(fs, base).config()) : Optional.empty());
+    if (generatedKeys) {
+      write = BatchWriteOptions.fromMap(GeneratedKeyWrites.withDefaultOperation(options));
+      GeneratedKeyWrites.requireSupported(write, base.toString());
+    }
+    Optional<WriteHiveSync> hiveSync = write.metaSyncEnabled()
+        ? Optional.of(WriteHiveSync.of(write, given, conf, spark.version()))
+        : Optional.empty();
     Dataset<Row> rows = withoutMetaColumns(data);
     StructType columns = input.deleteFlag().map(flag -> without(rows.schema(), flag)).orElse(rows.schema());
     String writerId = "spark-" + UUID.randomUUID();
@@ -190,7 +198,7 @@ public final class BatchWrite {
         instant = deletePartitions(spark, rows, table, writeSchema, write, session);
       } else {
         int flag = input.deleteFlag().map(rows.schema()::fieldIndex).orElse(-1);
-        instant = writeAndCommit(spark, rows, columns, flag, table, writeSchema, write, conf, session);
+        instant = writeAndCommit(spark, rows, columns, flag, table, writeSchema, write, conf, session, generatedKeys);
       }
     } finally {
       stopRenewing(renewal);
@@ -218,7 +226,10 @@ public final class BatchWrite {
   }
 
   private static String writeAndCommit(SparkSession spark, Dataset<Row> rows, StructType columns, int deleteFlag,
-      Table table, Schema writeSchema, BatchWriteOptions write, Configuration conf, WriterSession session) {
+      Table table, Schema writeSchema, BatchWriteOptions write, Configuration conf, WriterSession session,
+      boolean generatedKeys) {
+    TableCommitter committer = committer(table, writeSchema, write, session);
+    String instant = committer.begin();
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     Broadcast<SerializableConfiguration> shippedConf = jsc.broadcast(new SerializableConfiguration(conf));
     JavaRDD<org.apache.spark.sql.catalyst.InternalRow> input = rows.queryExecution().toRdd().toJavaRDD();
@@ -229,7 +240,7 @@ public final class BatchWrite {
         ? SparkAvroSchema.toAvro(columns, writeSchema.getName(), writeSchema.getNamespace()) : writeSchema;
     JavaPairRDD<String, EncodedChange> changes = input
         .mapPartitionsWithIndex(new ChangeEncoder(rows.schema(), rowSchema, table.config().properties(),
-            orderingField, write.deletes(), deleteFlag), false)
+            orderingField, write.deletes(), deleteFlag, generatedKeys ? instant : null), false)
         .mapToPair(c -> new Tuple2<>(changeKey(c.partitionPath(), c.recordKey()), c))
         .reduceByKey(EncodedChange::precombine, tasks);
     Optional<JavaRDD<TaskWrite.Routed>> located = write.looksUpKeys() && !write.bucketIndex()
@@ -238,8 +249,6 @@ public final class BatchWrite {
 
     List<String> partitionsBefore = write.operation() == WriteOperationType.INSERT_OVERWRITE_TABLE
         ? table.listPartitions() : List.of();
-    TableCommitter committer = committer(table, writeSchema, write, session);
-    String instant = committer.begin();
     List<String> hashFields = BucketTaskWrite.hashFields(table, write.bucketHashFields());
     int buckets = write.numBuckets();
     JavaRDD<TaskWrite.Routed> byTask;
@@ -308,7 +317,7 @@ public final class BatchWrite {
     Schema rowSchema = SparkAvroSchema.toAvro(rows.schema(), TableSchemas.recordName(table.name()),
         TableSchemas.namespace(table.name()));
     return rows.queryExecution().toRdd().toJavaRDD()
-        .mapPartitionsWithIndex(new ChangeEncoder(rows.schema(), rowSchema, table.config().properties(), null, true, -1),
+        .mapPartitionsWithIndex(new ChangeEncoder(rows.schema(), rowSchema, table.config().properties(), null, true, -1, null),
             false)
         .map(EncodedChange::partitionPath).distinct().collect();
   }

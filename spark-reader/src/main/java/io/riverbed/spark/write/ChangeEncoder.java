@@ -1,5 +1,6 @@
 package io.riverbed.spark.write;
 
+import io.riverbed.format.record.GeneratedRecordKeys;
 import io.riverbed.format.record.KeyGenerator;
 import io.riverbed.format.write.RecordKeyer;
 import io.riverbed.format.write.WriteRecord;
@@ -18,6 +19,8 @@ import org.apache.spark.sql.types.StructType;
  * a delete when the write deletes, {@code _hoodie_is_deleted} is true or the row's delete flag column
  * (a SQL statement's changes) is true, and numbered by its
  * position (partition index, row index) so that ties between changes of one key go to the later.
+ * In a table without record key fields each row is an insert under a key generated from the
+ * instant and that position ({@link GeneratedRecordKeys}).
  */
 final class ChangeEncoder implements Function2<Integer, Iterator<InternalRow>, Iterator<EncodedChange>> {
   private static final long serialVersionUID = 1L;
@@ -28,6 +31,7 @@ final class ChangeEncoder implements Function2<Integer, Iterator<InternalRow>, I
   private final String orderingField;
   private final boolean deletes;
   private final int deleteFlag;
+  private final String generatedKeysInstant;
 
   /**
    * @param schema the schema records are converted to (the write schema; for deletes, the rows' own)
@@ -35,15 +39,18 @@ final class ChangeEncoder implements Function2<Integer, Iterator<InternalRow>, I
    * @param orderingField null when the table has none
    * @param deletes every row is a delete of its key
    * @param deleteFlag the ordinal of the boolean column that marks a row as a delete of its key, -1 for none
+   * @param generatedKeysInstant the instant whose keys the rows get when the table has no record key
+   *     field, null when it has
    */
   ChangeEncoder(StructType rowType, Schema schema, Map<String, String> keyProperties, String orderingField,
-      boolean deletes, int deleteFlag) {
+      boolean deletes, int deleteFlag, String generatedKeysInstant) {
     this.rowType = rowType;
     this.schemaJson = schema.toString();
     this.keyProperties = Map.copyOf(keyProperties);
     this.orderingField = orderingField;
     this.deletes = deletes;
     this.deleteFlag = deleteFlag;
+    this.generatedKeysInstant = generatedKeysInstant;
   }
 
   @Override
@@ -54,6 +61,8 @@ final class ChangeEncoder implements Function2<Integer, Iterator<InternalRow>, I
     RecordKeyer keyer = RecordKeyer.of(keys, orderingField);
     EncodedChange.Codec codec = new EncodedChange.Codec(schema);
     long first = (long) partition << 40;
+    GeneratedRecordKeys generated = generatedKeysInstant == null ? null
+        : GeneratedRecordKeys.of(generatedKeysInstant, partition);
     return new Iterator<>() {
       long n;
 
@@ -67,7 +76,9 @@ final class ChangeEncoder implements Function2<Integer, Iterator<InternalRow>, I
         InternalRow row = rows.next();
         GenericRecord record = toAvro.convert(row);
         WriteRecord change;
-        if (deletes || deleteFlag >= 0 && !row.isNullAt(deleteFlag) && row.getBoolean(deleteFlag)) {
+        if (generated != null) {
+          change = keyer.toWriteRecord(record, generated.next());
+        } else if (deletes || deleteFlag >= 0 && !row.isNullAt(deleteFlag) && row.getBoolean(deleteFlag)) {
           KeyGenerator.Key key = keys.key(record);
           change = WriteRecord.delete(key.recordKey(), key.partitionPath(), null);
         } else {

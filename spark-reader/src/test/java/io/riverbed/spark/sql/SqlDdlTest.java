@@ -300,9 +300,6 @@ class SqlDdlTest {
 
   @Test
   void statementsRiverbedCannotRunAreRefusedByName() throws Exception {
-    assertThatThrownBy(() -> spark.sql("CREATE TABLE no_key (id INT) USING hudi LOCATION '" + newLocation() + "'"))
-        .hasMessageContaining("CREATE TABLE " + DB + ".no_key USING hudi").hasMessageContaining("primaryKey");
-    assertThat(spark.catalog().tableExists("no_key")).isFalse();
     assertThatThrownBy(() -> spark.sql("CREATE TABLE bad_type (id INT) USING hudi TBLPROPERTIES "
         + "(primaryKey = 'id', type = 'xyz')")).hasMessageContaining("type = 'xyz' is neither 'cow' nor 'mor'");
     assertThat(spark.catalog().tableExists("bad_type")).isFalse();
