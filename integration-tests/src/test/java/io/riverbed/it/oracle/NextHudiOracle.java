@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  */
 public final class NextHudiOracle {
 
-  private static final long TIMEOUT_MINUTES = 5;
+  private static final long TIMEOUT_MINUTES = 20;
 
   private NextHudiOracle() {
   }
