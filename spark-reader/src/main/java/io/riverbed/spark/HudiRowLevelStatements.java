@@ -56,6 +56,6 @@ public final class HudiRowLevelStatements extends Rule<LogicalPlan> {
           + " query (" + query + "); statements change the snapshot of a table, not a read-optimized table, "
           + "an incremental range or an instant of the past");
     }
-    return Optional.of(new StatementTarget(hudi.loaded().table(), plan, name));
+    return Optional.of(new StatementTarget(hudi.loaded().table(), plan, name, hudi.entry()));
   }
 }
