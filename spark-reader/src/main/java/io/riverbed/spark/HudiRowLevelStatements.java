@@ -62,6 +62,6 @@ public final class HudiRowLevelStatements extends Rule<LogicalPlan> {
           + "key; Riverbed runs INSERT INTO and INSERT OVERWRITE on such a table (create it with TBLPROPERTIES "
           + "(primaryKey = '<column>') to update, delete or merge by key)");
     }
-    return Optional.of(new StatementTarget(hudi.loaded().table(), plan, name));
+    return Optional.of(new StatementTarget(hudi.loaded().table(), plan, name, hudi.entry()));
   }
 }

@@ -51,6 +51,10 @@ public final class HudiTable implements SupportsRead, SupportsWrite, SupportsPar
     this.acceptsAnySchema = acceptsAnySchema;
   }
 
+  CatalogEntry entry() {
+    return entry;
+  }
+
   /**
    * This table as the target of a {@code MERGE INTO}: without {@code ACCEPT_ANY_SCHEMA}, so Spark
    * resolves the statement's columns against the table (with it, Spark leaves a merge unresolved

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import io.riverbed.spark.sql.CatalogEntry;
 import io.riverbed.spark.sql.TableAlteration;
@@ -143,7 +144,7 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
           + givenPartitions + " is not the table's partitioning " + partitionColumns);
     }
     Table registered = super.createTable(ident, new Column[0], new Transform[0], properties);
-    return new HudiTable(table, new CatalogEntry(ident.toString(), registered.properties(), false));
+    return new HudiTable(table, new CatalogEntry(ident.toString(), registered.properties(), false, catalogName(ident)));
   }
 
   @Override
@@ -201,7 +202,8 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
   private static Table open(Identifier ident, Table catalogTable, Map<String, String> extra, boolean createdAsSelect) {
     try {
       return new HudiTable(HudiDataSource.open(readOptions(catalogTable.properties(), extra)).inCatalogOrder(),
-          new CatalogEntry(ident.toString(), catalogTable.properties(), createdAsSelect));
+          new CatalogEntry(ident.toString(), catalogTable.properties(), createdAsSelect,
+              catalogName(ident)));
     } catch (TableException e) {
       throw new TableException("table " + ident + ": " + e.getMessage(), e);
     }
@@ -238,6 +240,10 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
     } catch (java.io.IOException e) {
       throw new TableException("cannot reach the file system of " + location + ": " + e.getMessage(), e);
     }
+  }
+
+  private static Optional<CatalogEntry.CatalogName> catalogName(Identifier ident) {
+    return Optional.of(new CatalogEntry.CatalogName(database(ident), tableName(ident.name())));
   }
 
   private static String database(Identifier ident) {

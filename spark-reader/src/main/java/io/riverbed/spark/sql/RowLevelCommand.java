@@ -2,6 +2,7 @@ package io.riverbed.spark.sql;
 
 import io.riverbed.format.write.batch.BatchWriteOptions;
 import io.riverbed.spark.write.BatchWrite;
+import java.util.HashMap;
 import java.util.Map;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
@@ -36,8 +37,12 @@ public final class RowLevelCommand extends LeafCommand {
   @Override
   public Seq<Row> run(SparkSession spark) {
     StatementTarget target = statement.target();
-    String instant = BatchWrite.writeChanges(spark, statement.changes(spark), statement.deleteFlag(), Map.of(
-        "path", target.table().basePath().toString(), BatchWriteOptions.OPERATION, statement.operation()));
+    String path = target.table().basePath().toString();
+    Map<String, String> options = new HashMap<>(SqlHiveSync.syncOptions(target.entry(), target.table().config(),
+        SqlWrite.settings(spark, target.entry())));
+    options.put("path", path);
+    options.put(BatchWriteOptions.OPERATION, statement.operation());
+    String instant = BatchWrite.writeChanges(spark, statement.changes(spark), statement.deleteFlag(), options);
     LOG.info("{} committed instant {} on table {}", statement, instant, target.table().basePath());
     spark.sharedState().cacheManager().uncacheQuery(spark, target.relation(), true, false);
     return JavaConverters.asScalaBuffer(java.util.List.<Row>of()).toList();

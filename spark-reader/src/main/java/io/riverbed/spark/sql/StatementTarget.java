@@ -15,8 +15,9 @@ import scala.collection.JavaConverters;
  * precombine field) and the analyzed relation the statement reads it through.
  *
  * @param name the table as the statement names it, for messages
+ * @param entry the table's catalog entry: its settings and the names Hive sync registers
  */
-public record StatementTarget(Table table, LogicalPlan relation, String name) {
+public record StatementTarget(Table table, LogicalPlan relation, String name, CatalogEntry entry) {
 
   /** The relation's columns that hold data: every column but Hudi's meta columns. */
   public List<Attribute> dataColumns() {
