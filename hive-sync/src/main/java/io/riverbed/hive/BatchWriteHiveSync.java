@@ -8,7 +8,6 @@ import io.riverbed.format.table.Table;
 import io.riverbed.format.write.batch.BatchWriteOptions;
 import java.io.UncheckedIOException;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -27,8 +26,6 @@ public final class BatchWriteHiveSync {
   private static final Logger LOG = LoggerFactory.getLogger(BatchWriteHiveSync.class);
   /** The Hadoop (hive-site) setting that names the metastore when the sync option does not. */
   static final String HIVE_METASTORE_URIS = "hive.metastore.uris";
-  private static final List<String> SYNC_PREFIXES = List.of("hoodie.datasource.hive_sync.", "hoodie.meta.sync.",
-      "hoodie.meta_sync.", "hoodie.datasource.meta_sync.", "hoodie.datasource.meta.sync.");
 
   private final HiveSyncOptions options;
   private final Configuration conf;
@@ -62,7 +59,7 @@ public final class BatchWriteHiveSync {
     }
     Map<String, String> sync = new HashMap<>();
     raw.forEach((k, v) -> {
-      if (SYNC_PREFIXES.stream().anyMatch(k::startsWith)) {
+      if (BatchWriteOptions.isMetaSyncOption(k)) {
         sync.put(k, v);
       }
     });

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.riverbed.format.CommitConflictException;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableType;
+import io.riverbed.format.testing.Await;
 import io.riverbed.format.write.concurrency.InstantHeartbeats;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,9 +65,12 @@ class WriterLeaseTest {
       content = in.readAllBytes();
     }
     table.fs().create(file, true).close();
+    Thread reader = Thread.currentThread();
     Thread renewal = new Thread(() -> {
       try {
-        Thread.sleep(300);
+        // the reader found the file empty and pauses before reading it again
+        Await.await("the lease read to pause after finding no writer id", Duration.ofSeconds(30))
+            .every(Duration.ofMillis(5)).until(() -> reader.getState() == Thread.State.TIMED_WAITING);
         try (var out = table.fs().create(file, true)) {
           out.write(content);
         }

@@ -1,9 +1,9 @@
 package io.riverbed.spark.sql;
 
 import io.riverbed.format.table.TableConfig;
+import io.riverbed.format.write.batch.BatchWriteOptions;
 import io.riverbed.hive.HiveSyncOptions;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -14,13 +14,11 @@ import java.util.Map;
  * it ({@code hoodie.datasource.hive_sync.enable}); Hudi also turns it on for every SQL write on a
  * Hive-catalog session, which Riverbed does not yet: {@code RiverbedCatalog} registers a table in
  * Spark's own format, whose placeholder column the metastore refuses to alter into Hudi's columns.
+ * It stays beside the SQL write: it names only hive-sync's option constants, which are compiled in,
+ * so a SQL write that does not sync loads no class of the optional hive-sync module.
  */
 final class SqlHiveSync {
   static final String MULTI_PART_KEYS_EXTRACTOR = "org.apache.hudi.hive.MultiPartKeysValueExtractor";
-
-  /** Where Hudi's meta sync options live; the user's settings under them override the defaults. */
-  private static final List<String> SYNC_PREFIXES = List.of("hoodie.datasource.hive_sync.", "hoodie.datasource.meta.sync.",
-      "hoodie.meta.sync.", "hoodie.meta_sync.", "hoodie.datasource.meta_sync.");
 
   private SqlHiveSync() {}
 
@@ -40,7 +38,7 @@ final class SqlHiveSync {
     options.put(HiveSyncOptions.PARTITION_EXTRACTOR_CLASS, MULTI_PART_KEYS_EXTRACTOR);
     options.put(HiveSyncOptions.SUPPORT_TIMESTAMP, "true");
     settings.forEach((key, value) -> {
-      if (SYNC_PREFIXES.stream().anyMatch(key::startsWith)) {
+      if (BatchWriteOptions.isMetaSyncOption(key)) {
         options.put(key, value);
       }
     });

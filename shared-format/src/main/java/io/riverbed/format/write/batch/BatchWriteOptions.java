@@ -173,6 +173,15 @@ public record BatchWriteOptions(
     }
   }
 
+  /** The prefixes of Hudi's meta sync options, which the sync reads and the writer passes through. */
+  private static final List<String> META_SYNC_PREFIXES = List.of("hoodie.datasource.hive_sync.", "hoodie.meta.sync.",
+      "hoodie.meta_sync.", "hoodie.datasource.meta_sync.", "hoodie.datasource.meta.sync.");
+
+  /** Whether {@code key} is one of Hudi's meta sync options ({@code hoodie.datasource.hive_sync.*}, {@code hoodie.meta.sync.*}, ...). */
+  public static boolean isMetaSyncOption(String key) {
+    return META_SYNC_PREFIXES.stream().anyMatch(key::startsWith);
+  }
+
   /** Whether the write asks for a metastore sync after its commit ({@value #HIVE_SYNC_ENABLED} or {@value #META_SYNC_ENABLED}). */
   public boolean metaSyncEnabled() {
     return flag(HIVE_SYNC_ENABLED) || flag(META_SYNC_ENABLED);
