@@ -94,31 +94,31 @@ public final class HiveEngine implements AutoCloseable {
       "rootLogger.level = warn",
       "rootLogger.appenderRef.console.ref = console", "");
 
+  /** The settings that do not depend on the run (hive-engine-site.properties beside this class). */
+  private static final Map<String, String> FIXED_SETTINGS = fixedSettings();
+
+  private static Map<String, String> fixedSettings() {
+    java.util.Properties props = new java.util.Properties();
+    try (var in = HiveEngine.class.getResourceAsStream("hive-engine-site.properties")) {
+      if (in == null) {
+        throw new IllegalStateException("no hive-engine-site.properties beside " + HiveEngine.class.getName());
+      }
+      props.load(in);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read hive-engine-site.properties beside " + HiveEngine.class.getName(), e);
+    }
+    Map<String, String> settings = new java.util.TreeMap<>();
+    props.forEach((k, v) -> settings.put((String) k, (String) v));
+    return settings;
+  }
+
   private static Map<String, String> settings(Path dir, int port, List<Path> auxJars) {
-    Map<String, String> s = new LinkedHashMap<>();
+    Map<String, String> s = new LinkedHashMap<>(FIXED_SETTINGS);
     s.put("javax.jdo.option.ConnectionURL", "jdbc:derby:;databaseName=" + dir.resolve("metastore_db") + ";create=true");
-    s.put("datanucleus.schema.autoCreateAll", "true");
-    s.put("hive.metastore.schema.verification", "false");
     s.put("metastore.warehouse.dir", dir.resolve("warehouse").toUri().toString());
     s.put("hive.metastore.warehouse.dir", dir.resolve("warehouse").toUri().toString());
     s.put("hive.metastore.uris", "thrift://127.0.0.1:" + port);
     s.put("metastore.thrift.uris", "thrift://127.0.0.1:" + port);
-    s.put("hive.metastore.event.db.notification.api.auth", "false");
-    s.put("metastore.notification.add.thrift.objects", "false");
-    s.put("hive.execution.engine", "mr");
-    s.put("mapreduce.framework.name", "local");
-    s.put("fs.defaultFS", "file:///");
-    s.put("hive.exec.submitviachild", "false");
-    s.put("hive.exec.submit.local.task.via.child", "false");
-    s.put("hive.auto.convert.join", "false");
-    s.put("hive.stats.autogather", "false");
-    s.put("hive.stats.column.autogather", "false");
-    s.put("hive.server2.enable.doAs", "false");
-    s.put("hive.security.authorization.enabled", "false");
-    s.put("hive.support.concurrency", "false");
-    s.put("hive.txn.manager", "org.apache.hadoop.hive.ql.lockmgr.DummyTxnManager");
-    s.put("hive.metastore.client.capability.check", "false");
-    s.put("hive.server2.logging.operation.enabled", "false");
     s.put("hive.exec.scratchdir", dir.resolve("scratch").toString());
     s.put("hive.exec.local.scratchdir", dir.resolve("local-scratch").toString());
     s.put("hive.downloaded.resources.dir", dir.resolve("resources").toString());
