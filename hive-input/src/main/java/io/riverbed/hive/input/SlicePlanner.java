@@ -21,7 +21,8 @@ import org.apache.hadoop.mapred.JobConf;
 /**
  * Plans what Hive asked to read: the folders it passes (the partitions left after pruning, or
  * the table folder) are grouped by table; each table is planned once by the core's planner, and
- * the plan's slices in those partitions become the splits, one per file slice.
+ * the plan's slices in those partitions become the splits, one per file slice. The query is the
+ * format's own unless the session asks for another of that table ({@link ConsumeOptions}).
  */
 final class SlicePlanner {
   private SlicePlanner() {}
@@ -38,7 +39,8 @@ final class SlicePlanner {
     List<FileSliceSplit> splits = new ArrayList<>();
     partitionsByTable.forEach((basePath, partitions) -> {
       Table table = Table.open(fileSystems.get(basePath), basePath);
-      QueryPlan plan = QueryPlanner.plan(table, spec);
+      QuerySpec query = ConsumeOptions.of(job, table.config().name()).query(table, spec);
+      QueryPlan plan = QueryPlanner.plan(table, query);
       if (plan.schema().isEmpty()) {
         return;
       }

@@ -47,15 +47,17 @@ class RiverbedInputFormatTest {
   Path dir;
   Table table;
   SingleTaskEngine engine;
+  List<String> commits;
 
   @BeforeEach
   void writeTable() throws Exception {
     table = Table.create(FileSystem.getLocal(new Configuration()), new org.apache.hadoop.fs.Path(dir.resolve("orders").toUri()),
         Orders.config(TableType.MERGE_ON_READ));
     engine = new SingleTaskEngine(table, Orders.SCHEMA, WriteOptions.defaults());
-    engine.write(WriteOperationType.BULK_INSERT, Orders.round(table.config(), 1), Map.of());
-    engine.write(WriteOperationType.UPSERT, Orders.round(table.config(), 2), Map.of());
-    engine.write(WriteOperationType.DELETE, List.of(WriteRecord.delete("k1", "2024-01-02", 3L)), Map.of());
+    commits = List.of(
+        engine.write(WriteOperationType.BULK_INSERT, Orders.round(table.config(), 1), Map.of()),
+        engine.write(WriteOperationType.UPSERT, Orders.round(table.config(), 2), Map.of()),
+        engine.write(WriteOperationType.DELETE, List.of(WriteRecord.delete("k1", "2024-01-02", 3L)), Map.of()));
   }
 
   JobConf job(String... partitions) {
@@ -158,5 +160,40 @@ class RiverbedInputFormatTest {
         .isEqualTo(read(new ReadOptimizedInputFormat(), job("")));
     assertThat(read(new org.apache.hudi.hadoop.realtime.HoodieParquetRealtimeInputFormat(), job("")))
         .isEqualTo(read(new SnapshotInputFormat(), job("")));
+  }
+
+  @Test
+  void anIncrementalPullReadsTheRowsOfMaxCommitsCommitsAfterTheStart() throws Exception {
+    JobConf job = job("");
+    job.set("hoodie.orders.consume.mode", "INCREMENTAL");
+    job.set("hoodie.orders.consume.start.timestamp", commits.get(0));
+    assertThat(read(new SnapshotInputFormat(), job)).as("one commit by default: the upsert, before the delete")
+        .containsExactly("k0 r2 2", "k1 r2 2", "k2 r2 2", "k3 r2 2", "k4 r2 2", "k5 r2 2");
+    job.set("hoodie.orders.consume.max.commits", "-1");
+    assertThat(read(new SnapshotInputFormat(), job)).containsExactly("k0 r2 2", "k2 r2 2", "k3 r2 2", "k4 r2 2", "k5 r2 2");
+    job.set("hoodie.orders.consume.start.timestamp", commits.get(1));
+    assertThat(read(new SnapshotInputFormat(), job)).as("the delete wrote no rows").isEmpty();
+  }
+
+  @Test
+  void aSnapshotAsOfAnInstantReadsTheTableAsItWasThen() throws Exception {
+    JobConf job = job("");
+    job.set("hoodie.orders.consume.commit", commits.get(0));
+    assertThat(read(new SnapshotInputFormat(), job)).containsExactly(
+        "k0 r1 1", "k1 r1 1", "k2 r1 1", "k3 r1 1", "k4 r1 1", "k5 r1 1");
+  }
+
+  @Test
+  void incrementalPullsWithoutAStartOrOfTheReadOptimizedViewAreRefusedByName() {
+    JobConf job = job("");
+    job.set("hoodie.orders.consume.mode", "incremental");
+    assertThatThrownBy(() -> new SnapshotInputFormat().getSplits(job, 1)).isInstanceOf(HiveInputException.class)
+        .hasMessageContaining("hoodie.orders.consume.start.timestamp");
+    job.set("hoodie.orders.consume.start.timestamp", commits.get(0));
+    assertThatThrownBy(() -> new ReadOptimizedInputFormat().getSplits(job, 1)).isInstanceOf(HiveInputException.class)
+        .hasMessageContaining("_rt");
+    job.set("hoodie.orders.consume.max.commits", "0");
+    assertThatThrownBy(() -> new SnapshotInputFormat().getSplits(job, 1)).isInstanceOf(HiveInputException.class)
+        .hasMessageContaining("hoodie.orders.consume.max.commits=0");
   }
 }

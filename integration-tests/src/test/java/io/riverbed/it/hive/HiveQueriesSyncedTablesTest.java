@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.spark.sql.Row;
@@ -32,7 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code SELECT *}, filters (on a nested field too), aggregates (through MapReduce) and partition
  * predicates give exactly the rows Riverbed's Spark reader gives for the same queries over the
  * same paths (read-optimized for {@code _ro}, snapshot for the others) — first with updates and
- * deletes still in log files, then after a compaction with new logs on the compacted slices.
+ * deletes still in log files, then after a compaction with new logs on the compacted slices; and
+ * incremental pulls ({@code hoodie.<t>.consume.*} set in the session) give the rows of Spark's
+ * incremental query over the same commits.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class HiveQueriesSyncedTablesTest {
@@ -115,8 +118,12 @@ class HiveQueriesSyncedTablesTest {
   }
 
   static List<String> sparkRows(RideTable table, String queryType, HiveQuery query) {
+    return sparkRows(table, Map.of("hoodie.datasource.query.type", queryType), query);
+  }
+
+  static List<String> sparkRows(RideTable table, Map<String, String> readOptions, HiveQuery query) {
     SparkSession spark = SparkOracle.spark();
-    spark.read().format(RiverbedSource.CLASS_NAME).option("hoodie.datasource.query.type", queryType)
+    spark.read().format(RiverbedSource.CLASS_NAME).options(readOptions)
         .load(table.basePath()).createOrReplaceTempView("riverbed_read");
     List<String> rows = new ArrayList<>();
     for (Row row : spark.sql(query.forSpark("riverbed_read")).collectAsList()) {
@@ -183,5 +190,40 @@ class HiveQueriesSyncedTablesTest {
     assertThat(rt).filteredOn(r -> cell(r, "ts").equals("5")).extracting(r -> cell(r, "id")).containsExactly("r00", "r09");
     assertThat(ro).noneMatch(r -> cell(r, "ts").equals("5"))
         .anyMatch(r -> cell(r, "ts").equals("4")).as("compacted updates of the logs").hasSize(23);
+  }
+
+  /** The commits (COW) or writes (MOR) of {@code table}, oldest first. */
+  static List<String> writes(RideTable table) {
+    var timeline = table.table.refreshTimeline();
+    var writes = table.table.type() == TableType.COPY_ON_WRITE ? timeline.commitAndReplaceTimeline() : timeline.writeTimeline();
+    return writes.completed().instants().stream().map(io.riverbed.format.timeline.Instant::time).toList();
+  }
+
+  static void assertPullIsSparksIncrementalRead(String hiveTable, RideTable table, int startIndex, int maxCommits) {
+    List<String> writes = writes(table);
+    String name = table.table.config().name();
+    hive.query("SET hoodie." + name + ".consume.mode=INCREMENTAL");
+    hive.query("SET hoodie." + name + ".consume.start.timestamp=" + writes.get(startIndex));
+    hive.query("SET hoodie." + name + ".consume.max.commits=" + maxCommits);
+    try {
+      Map<String, String> incremental = Map.of("hoodie.datasource.query.type", "incremental",
+          "hoodie.datasource.read.begin.instanttime", writes.get(startIndex),
+          "hoodie.datasource.read.end.instanttime", writes.get(startIndex + maxCommits));
+      for (HiveQuery query : List.of(QUERIES.get(0), QUERIES.get(2))) {
+        assertThat(hiveRows(query.forHive(DB + "." + hiveTable))).as("Hive pull: " + query.forHive(hiveTable))
+            .isNotEmpty().containsExactlyElementsOf(sparkRows(table, incremental, query));
+      }
+    } finally {
+      hive.query("SET hoodie." + name + ".consume.mode=SNAPSHOT");
+    }
+  }
+
+  @Test
+  @Order(3)
+  void anIncrementalPullReadsWhatRiverbedsSparkIncrementalQueryReads() {
+    assertPullIsSparksIncrementalRead("rides_cow", cow, 0, 2);
+    assertPullIsSparksIncrementalRead("rides_mor_rt", mor, 1, 2);
+    assertThat(hiveRows(QUERIES.get(4).forHive(DB + ".rides_cow")))
+        .as("back to the snapshot").isEqualTo(sparkRows(cow, "snapshot", QUERIES.get(4)));
   }
 }
