@@ -1,5 +1,6 @@
 package io.riverbed.flink.read;
 
+import io.riverbed.format.query.PlanContext;
 import io.riverbed.format.query.Split;
 import org.apache.flink.api.connector.source.SourceSplit;
 

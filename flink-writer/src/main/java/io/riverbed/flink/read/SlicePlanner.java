@@ -1,5 +1,6 @@
 package io.riverbed.flink.read;
 
+import io.riverbed.format.query.PlanContext;
 import io.riverbed.format.query.QueryPlan;
 import io.riverbed.format.query.QueryPlanner;
 import io.riverbed.format.query.Split;

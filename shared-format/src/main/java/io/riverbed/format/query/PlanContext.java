@@ -1,6 +1,5 @@
-package io.riverbed.flink.read;
+package io.riverbed.format.query;
 
-import io.riverbed.format.query.QueryPlan;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.Timeline;
@@ -11,7 +10,8 @@ import org.apache.avro.Schema;
 /**
  * The part of a {@link QueryPlan} every split reader needs to read its split as the planner meant:
  * the table schema and the timeline the plan was made on (which log blocks count). It travels
- * with each split to the task managers, so a reader restored from a checkpoint reads alike.
+ * with each split to the engine's tasks (encoded by {@link SplitCodec}), so a task reads its split
+ * without planning again, and a reader restored from a checkpoint reads alike.
  *
  * @param schemaJson the table schema with meta fields, as Avro JSON
  * @param instants the plan's active timeline
