@@ -181,8 +181,8 @@ class SparkWriterCrossEngineTest {
    * Riverbed's: after each, Hudi's reader reads Riverbed's table as Riverbed's reader does, for
    * snapshot and read_optimized queries, and the read_optimized view of both tables holds the same
    * rows: every new key in a base file, updates in logs except where a partition's small base-only
-   * file group took new keys and was rewritten. Riverbed writes with one task, which owns every
-   * small file group as Hudi's driver-side partitioner does, so even the updated rows match.
+   * file group took new keys and was rewritten. Riverbed plans new keys once per write, as Hudi's
+   * driver-side partitioner does, so even the updated rows match whatever the write's parallelism.
    */
   @Test
   void mergeOnReadInsertsAndUpsertsLeaveTheReadOptimizedViewHudisWriterLeaves() {
@@ -191,8 +191,8 @@ class SparkWriterCrossEngineTest {
     Map<String, String> hudiOptions = new HashMap<>(options("MERGE_ON_READ"));
     hudiOptions.put("hoodie.metadata.enable", "false");
     Map<String, String> riverbedOptions = new HashMap<>(options("MERGE_ON_READ"));
-    riverbedOptions.put("hoodie.upsert.shuffle.parallelism", "1");
-    riverbedOptions.put("hoodie.insert.shuffle.parallelism", "1");
+    riverbedOptions.put("hoodie.upsert.shuffle.parallelism", "4");
+    riverbedOptions.put("hoodie.insert.shuffle.parallelism", "4");
     Map<String, String> model = new HashMap<>();
     Object[][][] batches = {FIRST_TRIPS,
         {{"1", "2015-01-01", 2L, 10.0}, {"3", "2015-01-02", 2L, 30.0}, {"4", "2015-01-02", 2L, 4.0}},

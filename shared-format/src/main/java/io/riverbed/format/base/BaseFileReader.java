@@ -181,6 +181,16 @@ public final class BaseFileReader {
   }
 
   /**
+   * As {@link #records(Configuration, Path, Schema)}, with strings (and map keys) as Avro's
+   * {@link org.apache.avro.util.Utf8}, for a rewrite (a merge, a compaction) that writes most
+   * records back unchanged: parquet-avro then writes their bytes as they are, where a
+   * {@code String} is decoded on read and encoded again on write.
+   */
+  public static CloseableIterator<GenericRecord> recordsToRewrite(Configuration conf, Path path, Schema readerSchema) {
+    return read(conf, path, readerSchema, FilterCompat.NOOP, true, true);
+  }
+
+  /**
    * Records read into {@code readerSchema}, with a Parquet filter: row groups whose statistics
    * (or dictionaries) rule the filter out are skipped, and parquet-mr drops the records that fail
    * it. The filter's columns must have the physical types this file stores them with.
@@ -210,14 +220,23 @@ public final class BaseFileReader {
   }
 
   private CloseableIterator<GenericRecord> read(Schema readerSchema, FilterCompat.Filter filter, boolean recordLevel) {
-    return read(conf, path, readerSchema, filter, recordLevel);
+    return read(conf, path, readerSchema, filter, recordLevel, false);
   }
 
   private static CloseableIterator<GenericRecord> read(Configuration conf, Path path, Schema readerSchema,
       FilterCompat.Filter filter, boolean recordLevel) {
+    return read(conf, path, readerSchema, filter, recordLevel, false);
+  }
+
+  private static CloseableIterator<GenericRecord> read(Configuration conf, Path path, Schema readerSchema,
+      FilterCompat.Filter filter, boolean recordLevel, boolean utf8Strings) {
     Set<String> wanted = readerSchema.getFields().stream().map(Schema.Field::name).collect(Collectors.toSet());
     Configuration readConf = new Configuration(conf);
     AvroReadSupport.setAvroReadSchema(readConf, readerSchema);
+    if (utf8Strings) {
+      // parquet-avro's current converter keeps strings as Utf8; its default, compatible one makes Strings
+      readConf.setBoolean(AvroReadSupport.AVRO_COMPATIBILITY, false);
+    }
     try {
       ParquetReader<GenericRecord> reader = new ReaderBuilder(HadoopInputFile.fromPath(path, readConf), wanted)
           .withConf(readConf)

@@ -6,8 +6,11 @@ import io.riverbed.format.record.MetaFields;
 import io.riverbed.format.record.TableSchemas;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
+import java.util.Set;
 import org.apache.avro.Conversions;
 import org.apache.avro.Schema;
 import org.apache.avro.data.TimeConversions;
@@ -54,7 +57,8 @@ public final class BaseFileWriter implements Closeable {
   private final ParquetWriter<GenericRecord> writer;
   private final FooterWriteSupport writeSupport;
   private final boolean trackKeys;
-  private Schema lastAcceptedSchema;
+  /** Schema instances already found equal to {@link #schema}: a merge alternates the stored records' and the new ones'. */
+  private final Set<Schema> acceptedSchemas = Collections.newSetFromMap(new IdentityHashMap<>());
   private long recordCount;
   private Result result;
   private boolean aborted;
@@ -67,7 +71,6 @@ public final class BaseFileWriter implements Closeable {
     this.writer = writer;
     this.writeSupport = writeSupport;
     this.trackKeys = trackKeys;
-    this.lastAcceptedSchema = schema;
   }
 
   /**
@@ -152,12 +155,15 @@ public final class BaseFileWriter implements Closeable {
 
   private void checkSchema(GenericRecord record) {
     Schema recordSchema = record.getSchema();
-    if (recordSchema != lastAcceptedSchema) {
+    if (recordSchema != schema && !acceptedSchemas.contains(recordSchema)) {
       if (!recordSchema.equals(schema)) {
         throw new InvalidRecordException("record schema " + recordSchema.getFullName() + " differs from the writer "
             + "schema of base file " + path + ": " + truncate(record));
       }
-      lastAcceptedSchema = recordSchema;
+      if (acceptedSchemas.size() >= 8) {
+        acceptedSchemas.clear();
+      }
+      acceptedSchemas.add(recordSchema);
     }
   }
 

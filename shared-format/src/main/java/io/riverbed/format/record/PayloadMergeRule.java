@@ -109,6 +109,10 @@ public enum PayloadMergeRule {
     }
     if (orderingAgainstBase && orderingField != null) {
       Comparable<?> persisted = OrderingValues.ofRecordForCombine(base, orderingField, recordKey);
+      if (persisted instanceof CharSequence chars && !(persisted instanceof String)) {
+        // a stored string compares as a String, however the base file was read (Utf8 for a rewrite)
+        persisted = chars.toString();
+      }
       if (persisted != null) {
         Comparable<?> incoming = OrderingValues.ofRecordForCombine(logRecord, orderingField, recordKey);
         if (incoming == null) {

@@ -163,7 +163,7 @@ final class CompactionFileGroupMerger {
   private void mergeBase(Path oldBase, MergedLogRecords logs, BaseFileWriter writer, String fileName,
       Set<String> mergedKeys, Counts counts) {
     try (CloseableIterator<GenericRecord> records =
-        BaseFileReader.records(table.fs().getConf(), oldBase, writerSchema)) {
+        BaseFileReader.recordsToRewrite(table.fs().getConf(), oldBase, writerSchema)) {
       while (records.hasNext()) {
         GenericRecord base = records.next();
         Object keyValue = base.get(keyPos);

@@ -1,17 +1,12 @@
 package io.riverbed.format.write;
 
-import io.riverbed.format.file.FileGroup;
 import io.riverbed.format.file.FileGroupId;
 import io.riverbed.format.file.FileNames;
-import io.riverbed.format.file.FileSlice;
 import io.riverbed.format.file.FileSystemView;
 import io.riverbed.format.file.FileSystemViewLoader;
-import io.riverbed.format.file.LogFile;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableType;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -121,53 +116,22 @@ public final class FileGroupPacker {
   }
 
   private long recordsPerFile() {
-    return Math.max(1, options.maxFileSizeBytes() / options.recordSizeEstimateBytes());
+    return SmallFileGroups.recordsPerNewFile(options);
   }
 
   private Deque<Slot> smallFileGroups(String partition) {
     Deque<Slot> out = new ArrayDeque<>();
-    if (options.smallFileLimitBytes() <= 0 || candidatesPerPartition == 0) {
-      return out;
-    }
     Table t = table.get();
-    if (t == null) {
+    if (t == null || options.smallFileLimitBytes() <= 0 || candidatesPerPartition == 0) {
       return out;
     }
     boolean mergesIntoBase = baseFilesOnly || t.type() == TableType.COPY_ON_WRITE;
-    var timeline = t.refreshTimeline();
-    FileSystemView view = FileSystemViewLoader.load(t, timeline, List.of(partition));
-    List<Slot> candidates = new ArrayList<>();
-    for (FileGroup group : view.fileGroups()) {
-      view.latestSliceForWrite(group.id()).ifPresent(slice -> {
-        if (mergesIntoBase && (slice.baseFile().isEmpty() || slice.hasLogs())) {
-          return;
-        }
-        long size = sizeOf(slice);
-        if (size < options.smallFileLimitBytes()) {
-          long room = (options.maxFileSizeBytes() - size) / options.recordSizeEstimateBytes();
-          if (room > 0) {
-            candidates.add(new Slot(group.id().fileId(), size, room));
-          }
-        }
-      });
-    }
-    if (candidates.size() > candidatesPerPartition) {
-      candidates.sort(Comparator.comparingLong((Slot s) -> s.size).thenComparing(s -> s.fileId));
-      candidates.subList(candidatesPerPartition, candidates.size()).clear();
-    }
-    for (Slot slot : candidates) {
-      if (Math.floorMod(slot.fileId.hashCode(), parallelism) == subtask) {
-        out.add(slot);
+    FileSystemView view = FileSystemViewLoader.load(t, t.refreshTimeline(), List.of(partition));
+    for (SmallFileGroups.Candidate c : SmallFileGroups.of(view, partition, options, mergesIntoBase, candidatesPerPartition)) {
+      if (Math.floorMod(c.fileId().hashCode(), parallelism) == subtask) {
+        out.add(new Slot(c.fileId(), c.sizeBytes(), c.roomRecords()));
       }
     }
     return out;
-  }
-
-  private static long sizeOf(FileSlice slice) {
-    long size = slice.baseFile().map(b -> b.length()).orElse(0L);
-    for (LogFile log : slice.logFiles()) {
-      size += log.length();
-    }
-    return size;
   }
 }

@@ -85,7 +85,7 @@ public final class MergeHandle {
         context.options().baseFile());
     BaseFileWriter.Result result;
     try {
-      try (CloseableIterator<GenericRecord> stored = BaseFileReader.records(context.table().fs().getConf(),
+      try (CloseableIterator<GenericRecord> stored = BaseFileReader.recordsToRewrite(context.table().fs().getConf(),
           currentBase.path(), context.writerSchema())) {
         while (stored.hasNext()) {
           GenericRecord old = stored.next();

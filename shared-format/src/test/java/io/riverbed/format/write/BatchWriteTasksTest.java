@@ -17,6 +17,7 @@ import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.write.batch.BatchWriteOptions;
 import io.riverbed.format.write.batch.EncodedChange;
 import io.riverbed.format.write.batch.ExistingKeys;
+import io.riverbed.format.write.batch.InsertBuckets;
 import io.riverbed.format.write.batch.TaskWrite;
 import io.riverbed.format.write.commit.CommitMessage;
 import io.riverbed.format.write.commit.Committable;
@@ -56,17 +57,10 @@ class BatchWriteTasksTest {
   @Test
   void mergeOnReadUpsertsPutNewKeysInBaseFilesAndUpdatesOfOtherGroupsInLogs() throws Exception {
     Table table = WriteTestSupport.createTable(dir, TableType.MERGE_ON_READ);
-    List<WriteRecord> first = new ArrayList<>();
-    List<WriteRecord> second = new ArrayList<>();
-    Map<String, String> model = new TreeMap<>();
-    for (int i = 0; i < 30; i++) {
-      String dt = i % 2 == 0 ? "2024-01-01" : "2024-01-02";
-      first.add(upsert("k" + i, "v1", 1, dt));
-      second.add(upsert("k" + i, "v2", 2, dt));
-      second.add(upsert("n" + i, "v1", 1, dt));
-      model.put("k" + i, "v2@2");
-      model.put("n" + i, "v1@1");
-    }
+    TwoBatches batches = TwoBatches.updatingEvery(1);
+    List<WriteRecord> first = batches.first();
+    List<WriteRecord> second = batches.second();
+    Map<String, String> model = batches.model();
     write(table, WriteOperationType.UPSERT, first);
     assertThat(logFiles(table)).isEmpty();
     Set<String> firstGroups = readOptimized(table).values().stream().map(BatchWriteTasksTest::fileId)
@@ -124,8 +118,55 @@ class BatchWriteTasksTest {
         .isEqualTo(Math.floorMod("file-a".hashCode(), TASKS));
   }
 
-  /** One batch write: every change encoded, combined per key, located, routed and written by its task. */
+  @Test
+  void aPlannedUpsertFillsEachPartitionsSmallestGroupBeforeItOpensNewOnes() throws Exception {
+    Table table = WriteTestSupport.createTable(dir, TableType.MERGE_ON_READ);
+    TwoBatches batches = TwoBatches.updatingEvery(3);
+    write(table, WriteOperationType.UPSERT, batches.first(), true);
+    Map<String, Set<String>> groupsAfterFirst = groupsByPartition(readOptimized(table));
+    assertThat(groupsAfterFirst.values()).as("the new table's keys: one new group per partition, not one per task")
+        .allSatisfy(groups -> assertThat(groups).hasSize(1));
+
+    write(table, WriteOperationType.UPSERT, batches.second(), true);
+    assertThat(groupsByPartition(readOptimized(table))).as("the new keys topped up the partitions' small groups")
+        .isEqualTo(groupsAfterFirst);
+    assertThat(logFiles(table)).as("the topped-up groups were rewritten with their updates").isEmpty();
+    assertThat(WriteTestSupport.namesAndTs(table.reload())).isEqualTo(batches.model());
+  }
+
+  /** 30 keys over two partitions, then every {@code n}th of them updated and 30 new keys; the rows expected after both. */
+  record TwoBatches(List<WriteRecord> first, List<WriteRecord> second, Map<String, String> model) {
+    static TwoBatches updatingEvery(int n) {
+      var out = new TwoBatches(new ArrayList<>(), new ArrayList<>(), new TreeMap<>());
+      for (int i = 0; i < 30; i++) {
+        String dt = i % 2 == 0 ? "2024-01-01" : "2024-01-02";
+        out.first.add(upsert("k" + i, "v1", 1, dt));
+        if (i % n == 0) {
+          out.second.add(upsert("k" + i, "v2", 2, dt));
+        }
+        out.second.add(upsert("n" + i, "v1", 1, dt));
+        out.model.put("k" + i, i % n == 0 ? "v2@2" : "v1@1");
+        out.model.put("n" + i, "v1@1");
+      }
+      return out;
+    }
+  }
+
+  private static Map<String, Set<String>> groupsByPartition(Map<String, GenericRecord> rows) {
+    Map<String, Set<String>> out = new TreeMap<>();
+    rows.values().forEach(r -> out.computeIfAbsent(r.get("dt").toString(), p -> new TreeSet<>()).add(fileId(r)));
+    return out;
+  }
+
   private static void write(Table table, WriteOperationType operation, List<WriteRecord> batch) {
+    write(table, operation, batch, false);
+  }
+
+  /**
+   * One batch write: every change encoded, combined per key, located, routed and written by its
+   * task; {@code planned}: new keys placed by one {@link InsertBuckets} plan, else by each task.
+   */
+  private static void write(Table table, WriteOperationType operation, List<WriteRecord> batch, boolean planned) {
     var codec = new EncodedChange.Codec(WriteTestSupport.SCHEMA);
     Map<String, EncodedChange> byKey = new HashMap<>();
     long seq = 0;
@@ -143,9 +184,21 @@ class BatchWriteTasksTest {
     for (int i = 0; i < TASKS; i++) {
       tasks.add(new ArrayList<>());
     }
+    Map<String, Long> newKeys = new HashMap<>();
+    byKey.forEach((k, c) -> {
+      if (!located.containsKey(k) && !c.isDelete()) {
+        newKeys.merge(c.partitionPath(), 1L, Long::sum);
+      }
+    });
+    InsertBuckets insertPlan = planned ? InsertBuckets.plan(table.reload(), WriteOptions.defaults(), 1, newKeys) : null;
     byKey.forEach((k, c) -> {
       var routed = new TaskWrite.Routed(c, located.get(k));
-      tasks.get(TaskWrite.taskOf(routed, TASKS)).add(routed);
+      if (insertPlan != null) {
+        routed = TaskWrite.placed(routed, insertPlan);
+      }
+      if (routed != null) {
+        tasks.get(TaskWrite.taskOf(routed, TASKS)).add(routed);
+      }
     });
     TableCommitter committer = TableCommitter.of(table, "batch-test").operationType(operation)
         .schema(WriteTestSupport.SCHEMA);
@@ -153,7 +206,7 @@ class BatchWriteTasksTest {
     var options = BatchWriteOptions.fromMap(Map.of(BatchWriteOptions.OPERATION, operation.value()));
     List<CommitMessage> messages = new ArrayList<>();
     for (int i = 0; i < TASKS; i++) {
-      messages.add(TaskWrite.write(table, WriteTestSupport.SCHEMA, options, instant, i, TASKS, 0, tasks.get(i).iterator()));
+      messages.add(TaskWrite.write(table, WriteTestSupport.SCHEMA, options, instant, i, TASKS, 0, insertPlan, tasks.get(i).iterator()));
     }
     committer.commit(new Committable(1, instant, messages, Map.of()));
   }

@@ -20,6 +20,7 @@ import io.riverbed.format.write.batch.BatchWriteOptions;
 import io.riverbed.format.write.batch.EncodedChange;
 import io.riverbed.format.write.batch.ExistingKeys;
 import io.riverbed.format.write.batch.GeneratedKeyWrites;
+import io.riverbed.format.write.batch.InsertBuckets;
 import io.riverbed.format.write.batch.ReplacedFileGroups;
 import io.riverbed.format.write.batch.SaveMode;
 import io.riverbed.format.write.batch.TaskWrite;
@@ -34,6 +35,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -55,6 +57,7 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
+import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.SerializableConfiguration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -252,7 +255,23 @@ public final class BatchWrite {
     List<String> hashFields = BucketTaskWrite.hashFields(table, write.bucketHashFields());
     int buckets = write.numBuckets();
     JavaRDD<TaskWrite.Routed> byTask;
-    if (located.isEmpty() && buckets <= 0) {
+    JavaRDD<TaskWrite.Routed> planned = null;
+    InsertBuckets plan = null;
+    int writeTasks = tasks;
+    if (buckets <= 0 && TaskWrite.Placement.of(write.operation()) == TaskWrite.Placement.UPSERT) {
+      // one plan for the write's new keys, from their count per partition, as Hudi's upsert partitioner
+      planned = located.orElseGet(() -> unlocated(changes)).persist(StorageLevel.MEMORY_AND_DISK_SER());
+      Map<String, Long> newKeys = planned.filter(r -> r.fileId() == null && !r.change().isDelete())
+          .map(r -> r.change().partitionPath()).countByValue();
+      InsertBuckets insertPlan = InsertBuckets.plan(table, write.write(), write.smallFileGroupCandidates(), newKeys);
+      FileGroupPartitioner partitioner = new FileGroupPartitioner(insertPlan, tasks);
+      byTask = planned.map(r -> TaskWrite.placed(r, insertPlan)).filter(Objects::nonNull)
+          .mapToPair(r -> new Tuple2<>(r.fileId(), r))
+          .partitionBy(partitioner)
+          .values();
+      plan = insertPlan;
+      writeTasks = partitioner.numPartitions();
+    } else if (located.isEmpty() && buckets <= 0) {
       // no key is in the table: each change goes where TaskWrite.taskOf sends a new key, by the hash of
       // its changeKey, which is where reduceByKey's hash partitioning already put it
       byTask = unlocated(changes);
@@ -263,9 +282,16 @@ public final class BatchWrite {
           .partitionBy(new HashPartitioner(tasks))
           .values();
     }
-    List<CommitMessage> messages = byTask
-        .mapPartitionsWithIndex(new FileGroupTask(table, shippedConf, writeSchema, write, instant, tasks), false)
-        .collect().stream().map(CommitMessage::fromBytes).toList();
+    List<CommitMessage> messages;
+    try {
+      messages = byTask
+          .mapPartitionsWithIndex(new FileGroupTask(table, shippedConf, writeSchema, write, instant, writeTasks, plan), false)
+          .collect().stream().map(CommitMessage::fromBytes).toList();
+    } finally {
+      if (planned != null) {
+        planned.unpersist(false);
+      }
+    }
     Map<String, List<String>> replaced = switch (write.operation()) {
       case INSERT_OVERWRITE -> ReplacedFileGroups.of(table, table.refreshTimeline(), partitionsWritten(messages));
       case INSERT_OVERWRITE_TABLE -> ReplacedFileGroups.of(table, table.refreshTimeline(), partitionsBefore);

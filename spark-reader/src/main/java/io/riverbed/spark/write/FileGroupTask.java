@@ -4,6 +4,7 @@ import io.riverbed.format.table.Table;
 import io.riverbed.format.write.batch.BatchWriteOptions;
 import io.riverbed.format.write.batch.BucketTaskWrite;
 import io.riverbed.format.write.batch.EncodedChange;
+import io.riverbed.format.write.batch.InsertBuckets;
 import io.riverbed.format.write.batch.TaskWrite;
 import io.riverbed.format.write.commit.CommitMessage;
 import java.io.IOException;
@@ -33,15 +34,18 @@ final class FileGroupTask implements Function2<Integer, Iterator<TaskWrite.Route
   private final Map<String, String> options;
   private final String instant;
   private final int parallelism;
+  private final InsertBuckets plan;
 
+  /** @param plan where new keys go, or null to let each task place them ({@link TaskWrite#write}) */
   FileGroupTask(Table table, Broadcast<SerializableConfiguration> conf, Schema schema, BatchWriteOptions options,
-      String instant, int parallelism) {
+      String instant, int parallelism, InsertBuckets plan) {
     this.basePath = table.basePath().toString();
     this.conf = conf;
     this.schemaJson = schema.toString();
     this.options = Map.copyOf(options.raw());
     this.instant = instant;
     this.parallelism = parallelism;
+    this.plan = plan;
   }
 
   @Override
@@ -60,7 +64,7 @@ final class FileGroupTask implements Function2<Integer, Iterator<TaskWrite.Route
     CommitMessage message = write.bucketIndex()
         ? BucketTaskWrite.write(table, schema, write.write(), BucketTaskWrite.hashFields(table, write.bucketHashFields()),
             write.numBuckets(), instant, task, parallelism, attempt, changesOf(changes))
-        : TaskWrite.write(table, schema, write, instant, task, parallelism, attempt, changes);
+        : TaskWrite.write(table, schema, write, instant, task, parallelism, attempt, plan, changes);
     return List.of(message.toBytes()).iterator();
   }
 

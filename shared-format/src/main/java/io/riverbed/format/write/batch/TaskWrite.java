@@ -83,6 +83,18 @@ public final class TaskWrite {
   }
 
   /**
+   * {@code routed} bound for the file group {@code plan} gives it if it is a new key; as it is if
+   * its key is located; null for a delete of a key the table does not hold (nothing to write).
+   */
+  public static Routed placed(Routed routed, InsertBuckets plan) {
+    if (routed.fileId() != null) {
+      return routed;
+    }
+    EncodedChange change = routed.change();
+    return change.isDelete() ? null : new Routed(change, plan.fileIdOf(change.partitionPath(), change.recordKey()));
+  }
+
+  /**
    * Writes one task's changes into {@code instant}, with new keys placed as
    * {@link Placement#of}{@code (options.operation())} says.
    *
@@ -90,8 +102,23 @@ public final class TaskWrite {
    */
   public static CommitMessage write(Table table, Schema schema, BatchWriteOptions options, String instant, int task,
       int parallelism, int attempt, Iterator<Routed> changes) {
+    return write(table, schema, options, instant, task, parallelism, attempt, null, changes);
+  }
+
+  /**
+   * As {@link #write(Table, Schema, BatchWriteOptions, String, int, int, int, Iterator)}, for an
+   * insert or upsert whose new keys {@code plan} placed ({@link #placed}): every change arrives with
+   * its file group, and the groups the plan gives new keys are written as base files.
+   *
+   * @param plan null to place new keys in this task ({@link FileGroupPacker})
+   */
+  public static CommitMessage write(Table table, Schema schema, BatchWriteOptions options, String instant, int task,
+      int parallelism, int attempt, InsertBuckets plan, Iterator<Routed> changes) {
     WriteOptions write = options.write();
     Placement placement = Placement.of(options.operation());
+    if (plan != null && placement != Placement.UPSERT) {
+      throw new IllegalArgumentException("a " + options.operation() + " places its new keys itself, not by an insert plan");
+    }
     EncodedChange.Codec codec = new EncodedChange.Codec(schema);
     TableWriter.Builder<EncodedChange> builder = TableWriter.<EncodedChange>builder(table, schema, write)
         .task(task, parallelism, attempt)
@@ -104,7 +131,7 @@ public final class TaskWrite {
       case NEW_FILE_GROUPS -> FileGroupPacker.ofBaseFiles(() -> null, write, task, parallelism);
     };
     TableWriter<EncodedChange> writer = (placement == Placement.UPSERT
-        ? builder.baseFilesFor(packer::tookNewKeys) : builder.baseFiles())
+        ? builder.baseFilesFor(plan != null ? plan::tookNewKeys : packer::tookNewKeys) : builder.baseFiles())
         .build(() -> instant, (change, partition) -> codec.decode(change));
     while (changes.hasNext()) {
       Routed next = changes.next();
