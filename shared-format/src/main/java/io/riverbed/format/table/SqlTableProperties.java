@@ -141,7 +141,8 @@ public record SqlTableProperties(KeyGeneratorOptions keys, String precombineFiel
     var d = new LinkedHashMap<String, String[]>();
     d.put(PRIMARY_KEY, new String[] {"", "Record key column(s), comma-separated (also "
         + KeyGeneratorOptions.RECORD_KEY_FIELD + "); without it the table's record keys are generated on insert, "
-        + "as in Hudi 0.14+, and UPDATE, DELETE and MERGE INTO are not supported on it."});
+        + "as in Hudi 0.14+; UPDATE and DELETE change its rows by their stored keys, MERGE INTO is not "
+        + "supported on it."});
     d.put(PRECOMBINE_FIELD, new String[] {"", "Ordering column: of two rows with one key the larger wins (also "
         + "hoodie.datasource.write.precombine.field)."});
     d.put(TYPE, new String[] {"cow", "cow (COPY_ON_WRITE) or mor (MERGE_ON_READ)."});
