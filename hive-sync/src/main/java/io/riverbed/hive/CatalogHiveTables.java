@@ -14,8 +14,8 @@ import org.apache.hadoop.hive.metastore.api.Table;
 /**
  * The Hive table a Spark SQL catalog keeps for a Hudi table it created, made and changed over thrift
  * as Spark's Hive client makes and changes it for Apache Hudi 0.15's catalog: Spark's client loads the
- * input format class of every table it writes, and Riverbed ships no Hudi input format, so Riverbed's
- * catalog names them here as strings. A new table has Hive's empty-table layout (no buckets,
+ * input format class of every table it writes, and Riverbed's Spark bundle carries no Hudi input
+ * format, so Riverbed's catalog names them here as strings. A new table has Hive's empty-table layout (no buckets,
  * {@code serialization.format=1}), the columns without comments, the partition keys, Hudi's input
  * format, Parquet's output format and serde, and the properties given; {@code EXTERNAL=TRUE} when
  * external.

@@ -36,8 +36,9 @@ import scala.collection.JavaConverters;
  * and Spark's data source properties ({@code spark.sql.sources.provider=hudi}, the schema, the
  * partition columns). Hive sync then alters that table in place, and Spark reads it as a {@code hudi}
  * data source table. It reaches the metastore over thrift ({@link CatalogHiveTables}), since Spark's
- * Hive client loads the input format classes Riverbed does not ship; so it needs the metastore's URI
- * ({@link HiveCatalogSession#registersHiveTables}). It is loaded only then, with the optional hive-sync module.
+ * Hive client loads the input format classes, which Riverbed's Spark bundle does not carry; so it
+ * needs the metastore's URI ({@link HiveCatalogSession#registersHiveTables}). It is loaded only then,
+ * with the optional hive-sync module.
  */
 public final class HiveTableRegistration {
   /**
