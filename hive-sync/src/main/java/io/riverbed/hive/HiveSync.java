@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.hadoop.hive.metastore.api.FieldSchema;
 import org.apache.hadoop.hive.metastore.api.Partition;
 import org.apache.hadoop.hive.metastore.api.SerDeInfo;
@@ -119,8 +120,9 @@ public final class HiveSync {
       if (lastSynced.isEmpty() || state.isBeforeTimelineStart(lastSynced.get())) {
         changes = PartitionChanges.full(inMetastore, partitionsOnStorage(), base, values);
       } else {
+        Set<String> deleted = state.partitionsDeletedSince(lastSynced.get(), lastCompletion);
         changes = PartitionChanges.written(inMetastore, state.partitionsWrittenSince(lastSynced.get(), lastCompletion),
-            this::isPartitionOnStorage, base, values);
+            p -> !deleted.contains(p) && isPartitionOnStorage(p), base, values);
       }
       applyPartitionChanges(client, definition, changes, values);
     }

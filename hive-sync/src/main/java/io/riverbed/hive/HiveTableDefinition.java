@@ -170,7 +170,7 @@ public record HiveTableDefinition(String database, String name, Kind kind, Strin
     return table;
   }
 
-  private static String currentUser() {
+  static String currentUser() {
     try {
       return UserGroupInformation.getCurrentUser().getShortUserName();
     } catch (IOException e) {

@@ -109,6 +109,15 @@ public final class MetastoreClient implements AutoCloseable {
     }
   }
 
+  /** Replaces the definition of the table now called {@code name} by {@code table}, which may carry a new name. */
+  public void alterTable(String name, Table table) {
+    try {
+      client.alter_table(table.getDbName(), name, table);
+    } catch (TException e) {
+      throw failure("alter table " + table.getDbName() + "." + name, e);
+    }
+  }
+
   public List<Partition> listPartitions(String database, String table) {
     try {
       return client.listPartitions(database, table, (short) -1);

@@ -5,6 +5,7 @@ import io.riverbed.format.table.TableSchemaResolver;
 import io.riverbed.format.record.TableSchemas;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.CommitMetadata;
+import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.InstantTime;
 import io.riverbed.format.timeline.State;
@@ -97,19 +98,51 @@ public final class TableState {
    * Hudi's sync finds them: the partitions of each commit's write stats and replaced file groups.
    */
   public List<String> partitionsWrittenSince(String lastSynced, Optional<String> lastCompletion) {
-    TimelineStore store = table.timelineStore();
     Set<String> partitions = new LinkedHashSet<>();
+    for (CommitMetadata metadata : commitsSince(lastSynced, lastCompletion).values()) {
+      partitions.addAll(metadata.partitionToWriteStats().keySet());
+      partitions.addAll(metadata.replacedFileIds().keySet());
+    }
+    return List.copyOf(partitions);
+  }
+
+  /**
+   * The partitions a {@code delete_partition} among the same commits dropped and no later one of them
+   * wrote again, as Hudi 0.15's sync finds dropped partitions ({@code TimelineUtils.getDroppedPartitions}):
+   * their metastore entries go, though their files stay until a clean.
+   */
+  public Set<String> partitionsDeletedSince(String lastSynced, Optional<String> lastCompletion) {
+    Map<String, String> deletedAt = new HashMap<>();
+    Map<String, String> writtenAt = new HashMap<>();
+    commitsSince(lastSynced, lastCompletion).forEach((time, metadata) -> {
+      if (metadata.operationType() == WriteOperationType.DELETE_PARTITION) {
+        metadata.replacedFileIds().keySet().forEach(p -> deletedAt.put(p, time));
+      } else {
+        metadata.partitionToWriteStats().keySet().forEach(p -> writtenAt.put(p, time));
+      }
+    });
+    Set<String> deleted = new LinkedHashSet<>();
+    deletedAt.forEach((partition, time) -> {
+      if (!partition.isEmpty() && writtenAt.getOrDefault(partition, "").compareTo(time) < 0) {
+        deleted.add(partition);
+      }
+    });
+    return deleted;
+  }
+
+  /** The metadata of each completed commit after {@code lastSynced}, or completed after {@code lastCompletion}, by time. */
+  private Map<String, CommitMetadata> commitsSince(String lastSynced, Optional<String> lastCompletion) {
+    TimelineStore store = table.timelineStore();
+    Map<String, CommitMetadata> commits = new java.util.TreeMap<>();
     for (Instant instant : completedCommits.instants()) {
       boolean after = instant.time().compareTo(lastSynced) > 0;
       boolean hollow = !after && lastCompletion.isPresent()
           && format(completionMillis(instant)).compareTo(lastCompletion.get()) > 0;
       if (after || hollow) {
-        CommitMetadata metadata = CommitMetadata.fromJson(store.read(instant), store.pathOf(instant).toString());
-        partitions.addAll(metadata.partitionToWriteStats().keySet());
-        partitions.addAll(metadata.replacedFileIds().keySet());
+        commits.put(instant.time(), CommitMetadata.fromJson(store.read(instant), store.pathOf(instant).toString()));
       }
     }
-    return List.copyOf(partitions);
+    return commits;
   }
 
   private long completionMillis(Instant instant) {

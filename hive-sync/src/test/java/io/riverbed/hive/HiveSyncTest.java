@@ -15,6 +15,7 @@ import io.riverbed.format.write.WriteTaskContext;
 import io.riverbed.format.write.commit.CommitMessage;
 import io.riverbed.format.write.commit.Committable;
 import io.riverbed.format.write.commit.TableCommitter;
+import io.riverbed.format.table.PartitionMetadata;
 import io.riverbed.hive.testing.MetastoreExtension;
 import io.riverbed.hive.testing.MetastoreServer;
 import io.riverbed.hive.testing.TestTables;
@@ -61,6 +62,14 @@ class HiveSyncTest {
     try (MetastoreClient client = MetastoreClient.connect(metastore.uri(), new Configuration())) {
       return HiveSync.of(table, HiveSyncOptions.fromMap(options)).run(client);
     }
+  }
+
+  /** A new table {@code name} under the test's folder holding {@code trips} in one commit. */
+  static Table tableWith(String name, TableType type, List<String> partitionFields, boolean hiveStyle,
+      org.apache.avro.generic.GenericRecord... trips) {
+    Table table = TestTables.create(dir.resolve(name), name, type, partitionFields, hiveStyle);
+    TestTables.commit(table, TestTables.TRIP, List.of(trips));
+    return table;
   }
 
   static String lastInstant(Table table) {
@@ -159,10 +168,8 @@ class HiveSyncTest {
 
   @Test
   void mergeOnReadTableGetsReadOptimizedRealtimeAndPlainTables() throws Exception {
-    Table table = TestTables.create(dir.resolve("mor_trips"), "mor_trips", TableType.MERGE_ON_READ, List.of("region"), false);
-    TestTables.commit(table, TestTables.TRIP, List.of(
-        TestTables.trip(TestTables.TRIP, "a", 1, "eu", "paris"),
-        TestTables.trip(TestTables.TRIP, "b", 2, "us", "sf")));
+    Table table = tableWith("mor_trips", TableType.MERGE_ON_READ, List.of("region"), false,
+        TestTables.trip(TestTables.TRIP, "a", 1, "eu", "paris"), TestTables.trip(TestTables.TRIP, "b", 2, "us", "sf"));
 
     List<TableSyncResult> results = sync(table, Map.of());
 
@@ -269,6 +276,29 @@ class HiveSyncTest {
 
     assertThat(results).singleElement().satisfies(r -> assertThat(r.dropped()).containsExactly(List.of("2024-06-02")));
     assertThat(partitions("default", "days")).containsOnlyKeys(List.of("2024-06-01"));
+  }
+
+  @Test
+  void aDeletePartitionCommitDropsThePartitionThoughItsFilesStayUntilAClean() throws Exception {
+    Table table = tableWith("dropped", TableType.COPY_ON_WRITE, List.of("city"), true,
+        TestTables.trip(TestTables.TRIP, "a", 1, "eu", "paris"), TestTables.trip(TestTables.TRIP, "b", 2, "eu", "rome"));
+    sync(table, Map.of());
+    assertThat(partitions("default", "dropped")).containsOnlyKeys(List.of("paris"), List.of("rome"));
+
+    TableCommitter committer = TableCommitter.of(table, "writer-1").schema(TestTables.TRIP)
+        .operationType(io.riverbed.format.timeline.WriteOperationType.DELETE_PARTITION);
+    String instant = committer.begin();
+    committer.commit(new Committable(1, instant, List.of(), Map.of()),
+        io.riverbed.format.write.batch.ReplacedFileGroups.of(table, table.refreshTimeline(), List.of("city=rome")));
+    assertThat(PartitionMetadata.exists(table.fs(), table.partitionPath("city=rome"))).isTrue();
+    List<TableSyncResult> results = sync(table, Map.of());
+
+    assertThat(results).singleElement().satisfies(r -> assertThat(r.dropped()).containsExactly(List.of("rome")));
+    assertThat(partitions("default", "dropped")).containsOnlyKeys(List.of("paris"));
+
+    TestTables.commit(table, TestTables.TRIP, List.of(TestTables.trip(TestTables.TRIP, "c", 3, "eu", "rome")));
+    sync(table, Map.of());
+    assertThat(partitions("default", "dropped")).containsOnlyKeys(List.of("paris"), List.of("rome"));
   }
 
   @Test

@@ -56,11 +56,11 @@ public final class HudiRowLevelStatements extends Rule<LogicalPlan> {
           + " query (" + query + "); statements change the snapshot of a table, not a read-optimized table, "
           + "an incremental range or an instant of the past");
     }
-    if (hudi.loaded().table().config().recordKeyFields().isEmpty()) {
+    if (hudi.loaded().table().config().recordKeyFields().isEmpty() && statement.equals("MERGE INTO")) {
       throw new RefusedStatementException(statement + " " + name + " is not supported yet: the table has no primary "
-          + "key (its record keys were generated on insert, as Hudi 0.14+ does), and Riverbed changes rows only by "
-          + "key; Riverbed runs INSERT INTO and INSERT OVERWRITE on such a table (create it with TBLPROPERTIES "
-          + "(primaryKey = '<column>') to update, delete or merge by key)");
+          + "key (its record keys were generated on insert, as Hudi 0.14+ does); Riverbed runs INSERT INTO, INSERT "
+          + "OVERWRITE, UPDATE and DELETE FROM on such a table (create it with TBLPROPERTIES "
+          + "(primaryKey = '<column>') to merge by key)");
     }
     return Optional.of(new StatementTarget(hudi.loaded().table(), plan, name, hudi.entry()));
   }

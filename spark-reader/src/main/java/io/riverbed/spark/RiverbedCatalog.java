@@ -13,9 +13,12 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import io.riverbed.spark.sql.CatalogEntry;
+import io.riverbed.spark.sql.HiveCatalogSession;
+import io.riverbed.spark.sql.HiveTableRegistration;
 import io.riverbed.spark.sql.TableAlteration;
 import io.riverbed.spark.sql.TableCreation;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.catalyst.TableIdentifier;
 import org.apache.spark.sql.catalyst.analysis.NoSuchNamespaceException;
 import org.apache.spark.sql.catalyst.analysis.NoSuchTableException;
 import org.apache.spark.sql.catalyst.analysis.TableAlreadyExistsException;
@@ -28,6 +31,7 @@ import org.apache.spark.sql.connector.catalog.TableCatalog;
 import org.apache.spark.sql.connector.catalog.TableChange;
 import org.apache.spark.sql.connector.expressions.Transform;
 import org.apache.spark.sql.types.StructType;
+import scala.Option;
 
 /**
  * Spark's session catalog ({@code spark.sql.catalog.spark_catalog=io.riverbed.spark.RiverbedCatalog})
@@ -35,7 +39,9 @@ import org.apache.spark.sql.types.StructType;
  * metastore table of a DataSource V2-only provider only through a session catalog, so without it
  * {@code SELECT ... FROM lake.trips} cannot reach Riverbed. It also runs Hudi's SQL DDL on such
  * tables: {@code CREATE TABLE} (new or over an existing table), CTAS, {@code ALTER TABLE} (rename,
- * properties, added and widened columns). Every other table is the delegate's.
+ * properties, added and widened columns); on a session whose catalog is a Hive metastore it registers
+ * and alters them as Hive tables, as Hudi 0.15's catalog does ({@link HiveTableRegistration}). Every
+ * other table is the delegate's.
  */
 public class RiverbedCatalog extends DelegatingCatalogExtension {
   /** Hudi's table (or serde) property that marks the read-optimized table of a MERGE_ON_READ table ({@code _ro}). */
@@ -110,6 +116,9 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
       throw new TableException("CREATE TABLE " + ident + " USING hudi: give the table's columns to create it, "
           + "or LOCATION '<base path of an existing table>' to register one");
     }
+    if (HiveCatalogSession.registersHiveTables(SparkSession.active())) {
+      return createInHiveCatalog(ident, schema, partitions, properties, located ? location : null);
+    }
     Table registered = super.createTable(ident, new Column[0], new Transform[0], properties);
     String base = registered.properties().get(TableCatalog.PROP_LOCATION);
     try {
@@ -120,6 +129,57 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
       throw e;
     }
     return open(ident, registered, Map.of(), true);
+  }
+
+  /**
+   * A new table on a Hive-catalog session, as Hudi 0.15 creates one there: its files first, then the
+   * Hive table {@link HiveTableRegistration} describes (a LOCATION makes it EXTERNAL, else MANAGED
+   * under the database's folder).
+   */
+  private Table createInHiveCatalog(Identifier ident, StructType schema, Transform[] partitions,
+      Map<String, String> properties, String location) throws NoSuchNamespaceException {
+    SparkSession spark = SparkSession.active();
+    String database = database(ident);
+    String name = tableName(ident.name());
+    if (!spark.sessionState().catalog().databaseExists(database)) {
+      throw new NoSuchNamespaceException(new String[] {database});
+    }
+    String base = qualified(location != null ? location
+        : spark.sessionState().catalog().defaultTablePath(new TableIdentifier(name, Option.apply(database))).toString());
+    io.riverbed.format.table.Table created = TableCreation.create(database, name, schema, partitions, properties, base,
+        spark.sessionState().newHadoopConf());
+    try {
+      HiveTableRegistration.register(spark, database, name, schema, created.config(), properties, base, location != null);
+    } catch (RuntimeException e) {
+      removeCreated(created, e);
+      throw e;
+    }
+    return open(ident, loadRegistered(ident), Map.of(), true);
+  }
+
+  private Table loadRegistered(Identifier ident) {
+    try {
+      return super.loadTable(ident);
+    } catch (NoSuchTableException e) {
+      throw new TableException("table " + ident + " was registered in the Hive metastore but cannot be loaded from it", e);
+    }
+  }
+
+  private static void removeCreated(io.riverbed.format.table.Table created, RuntimeException failure) {
+    try {
+      created.fs().delete(new org.apache.hadoop.fs.Path(created.basePath(), ".hoodie"), true);
+    } catch (java.io.IOException e) {
+      failure.addSuppressed(e);
+    }
+  }
+
+  private static String qualified(String location) {
+    org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(location);
+    try {
+      return path.getFileSystem(SparkSession.active().sessionState().newHadoopConf()).makeQualified(path).toUri().toString();
+    } catch (java.io.IOException e) {
+      throw new TableException("cannot reach the file system of " + location + ": " + e.getMessage(), e);
+    }
   }
 
   private Table registerExisting(Identifier ident, Column[] columns, Transform[] partitions,
@@ -143,7 +203,14 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
       throw new TableException("CREATE TABLE " + ident + " USING hudi LOCATION '" + location + "': PARTITIONED BY "
           + givenPartitions + " is not the table's partitioning " + partitionColumns);
     }
-    Table registered = super.createTable(ident, new Column[0], new Transform[0], properties);
+    Table registered;
+    if (HiveCatalogSession.registersHiveTables(SparkSession.active())) {
+      HiveTableRegistration.register(SparkSession.active(), database(ident), tableName(ident.name()), nullable(schema),
+          table.table().config(), properties, qualified(location), true);
+      registered = loadRegistered(ident);
+    } else {
+      registered = super.createTable(ident, new Column[0], new Transform[0], properties);
+    }
     return new HudiTable(table, new CatalogEntry(ident.toString(), registered.properties(), false, catalogName(ident)));
   }
 
@@ -179,14 +246,35 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
       TableAlteration.alterColumns(ident.toString(), loaded.table(), columnChanges,
           "Spark application " + SparkSession.active().sparkContext().applicationId(), schemaOnRead);
     }
-    Table altered = others.isEmpty() ? catalogTable : super.alterTable(ident, others.toArray(TableChange[]::new));
+    TableIdentifier v1 = v1Identifier(ident);
+    boolean hiveTable = HiveCatalogSession.isHudiHiveTable(SparkSession.active(), v1);
+    if (!columnChanges.isEmpty() && hiveTable) {
+      HiveTableRegistration.alterDataSchema(SparkSession.active(), v1, columnChanges);
+    }
+    Table altered = catalogTable;
+    if (!others.isEmpty() && hiveTable) {
+      HiveTableRegistration.alterProperties(SparkSession.active(), v1, others);
+      altered = super.loadTable(ident);
+    } else if (!others.isEmpty()) {
+      altered = super.alterTable(ident, others.toArray(TableChange[]::new));
+    } else if (hiveTable) {
+      altered = super.loadTable(ident);
+    }
     return open(ident, altered, Map.of(), false);
   }
 
   /** {@code ALTER TABLE t RENAME TO u}: the catalog entry (and a managed table's folder), then {@code hoodie.table.name}. */
   @Override
   public void renameTable(Identifier oldIdent, Identifier newIdent) throws NoSuchTableException, TableAlreadyExistsException {
-    super.renameTable(oldIdent, newIdent);
+    TableIdentifier old = v1Identifier(oldIdent);
+    if (HiveCatalogSession.isHudiHiveTable(SparkSession.active(), old)) {
+      if (super.tableExists(newIdent)) {
+        throw new TableAlreadyExistsException(newIdent);
+      }
+      HiveTableRegistration.rename(SparkSession.active(), old.database().get(), old.table(), tableName(newIdent.name()));
+    } else {
+      super.renameTable(oldIdent, newIdent);
+    }
     Table renamed = super.loadTable(newIdent);
     if (isHudi(renamed)) {
       TableAlteration.rename(((HudiTable) open(newIdent, renamed, Map.of(), false)).loaded().table(),
@@ -242,6 +330,10 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
     }
   }
 
+  private static TableIdentifier v1Identifier(Identifier ident) {
+    return new TableIdentifier(tableName(ident.name()), Option.apply(database(ident)));
+  }
+
   private static Optional<CatalogEntry.CatalogName> catalogName(Identifier ident) {
     return Optional.of(new CatalogEntry.CatalogName(database(ident), tableName(ident.name())));
   }
@@ -258,6 +350,12 @@ public class RiverbedCatalog extends DelegatingCatalogExtension {
 
   private static boolean sameColumns(StructType a, StructType b) {
     return org.apache.spark.sql.types.DataType.equalsIgnoreCaseAndNullability(a, b);
+  }
+
+  /** The table's columns as Hudi registers an existing table's: each nullable. */
+  private static StructType nullable(StructType schema) {
+    return new StructType(Arrays.stream(schema.fields()).map(f -> new org.apache.spark.sql.types.StructField(f.name(),
+        f.dataType(), true, f.metadata())).toArray(org.apache.spark.sql.types.StructField[]::new));
   }
 
   private static StructType withoutMetaColumns(StructType schema) {

@@ -104,4 +104,49 @@ class GeneratedKeysCrossEngineTest {
     riverbed.sql("INSERT INTO hudi_cow_nokey_tbl VALUES (1, 'a', 1.0)");
     assertThat(uuids(readBothAndCompare(path, "INSERT INTO"))).containsExactly(1, 1, 2);
   }
+
+  /** Each row's stored key and uuid, as Hudi reads the table at {@code path}. */
+  static List<String> keys(Path path) {
+    return SparkOracle.snapshot(path).nodes().stream()
+        .map(n -> n.get("_hoodie_record_key").asText() + " " + n.get("uuid").asInt()).sorted().toList();
+  }
+
+  static List<String> uuidNameDt(Path path) {
+    return SparkOracle.snapshot(path).nodes().stream()
+        .map(n -> n.get("uuid").asInt() + " " + n.get("name").asText() + " " + n.get("dt").asText()).sorted().toList();
+  }
+
+  /**
+   * Riverbed's SQL UPDATE and DELETE FROM on a key-less table, one Riverbed's writer wrote and one
+   * Hudi's did: Hudi reads the rows changed as the statements say and as Riverbed reads them, each under
+   * the key it was stored with (the statements change rows by {@code _hoodie_record_key}, as Hudi
+   * 0.15's prepped SQL writes do), a deleted row gone.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"COPY_ON_WRITE", "MERGE_ON_READ"})
+  void hudiReadsTheRowsRiverbedsUpdateAndDeleteChangeByTheirStoredKeys(String type) {
+    for (String writer : List.of(SparkWriterCrossEngineTest.RIVERBED, SparkOracle.HUDI_SOURCE)) {
+      String name = (writer.equals(SparkOracle.HUDI_SOURCE) ? "hudi_written_" : "riverbed_written_")
+          + type.toLowerCase();
+      Path path = dir.resolve(name);
+      write(writer, events(0, 4), path, options(type), "overwrite");
+      write(writer, events(1, 2), path, options(type), "append", "insert");
+      List<String> stored = keys(path);
+      riverbed.sql("CREATE TABLE " + name + " USING " + SparkWriterCrossEngineTest.RIVERBED + " LOCATION '"
+          + path.toUri() + "'");
+
+      riverbed.sql("UPDATE " + name + " SET name = 'x' WHERE uuid = 1");
+      SparkOracle.readWith(SparkWriterCrossEngineTest.RIVERBED, path, Query.snapshot())
+          .assertSameAs(SparkOracle.snapshot(path), name + " UPDATE: Riverbed vs Hudi");
+      assertThat(uuidNameDt(path)).as(name + " UPDATE, read by Hudi")
+          .containsExactly("0 n0 d0", "1 x d1", "1 x d1", "2 n2 d0", "3 n3 d1");
+      assertThat(keys(path)).as(name + ": the keys stored").isEqualTo(stored);
+
+      riverbed.sql("DELETE FROM " + name + " WHERE uuid = 3 OR uuid = 0");
+      SparkOracle.readWith(SparkWriterCrossEngineTest.RIVERBED, path, Query.snapshot())
+          .assertSameAs(SparkOracle.snapshot(path), name + " DELETE: Riverbed vs Hudi");
+      assertThat(uuidNameDt(path)).as(name + " DELETE, read by Hudi").containsExactly("1 x d1", "1 x d1", "2 n2 d0");
+      assertThat(keys(path)).as(name + ": the keys kept").isSubsetOf(stored).hasSize(3);
+    }
+  }
 }

@@ -90,6 +90,21 @@ public record SqlTableProperties(KeyGeneratorOptions keys, String precombineFiel
         TableProperty.CHECKSUM.key(), String.valueOf(TableConfig.checksumOf(database, table))));
   }
 
+  /**
+   * The SQL names of a table's settings, as Hudi 0.15 adds them to the catalog's table properties
+   * ({@code HoodieOptionConfig.extractSqlOptions}): {@code primaryKey} (absent for generated keys),
+   * {@code preCombineField} (when the table has one) and {@code type} ({@code cow} or {@code mor}).
+   */
+  public static Map<String, String> sqlNamesOf(TableConfig config) {
+    Map<String, String> names = new LinkedHashMap<>();
+    if (!config.recordKeyFields().isEmpty()) {
+      names.put(PRIMARY_KEY, String.join(",", config.recordKeyFields()));
+    }
+    config.precombineField().ifPresent(f -> names.put(PRECOMBINE_FIELD, f));
+    names.put(TYPE, config.type() == TableType.MERGE_ON_READ ? "mor" : "cow");
+    return names;
+  }
+
   private static TableType type(String statement, Map<String, String> properties) {
     String sql = properties.get(TYPE);
     if (sql != null) {
@@ -126,7 +141,8 @@ public record SqlTableProperties(KeyGeneratorOptions keys, String precombineFiel
     var d = new LinkedHashMap<String, String[]>();
     d.put(PRIMARY_KEY, new String[] {"", "Record key column(s), comma-separated (also "
         + KeyGeneratorOptions.RECORD_KEY_FIELD + "); without it the table's record keys are generated on insert, "
-        + "as in Hudi 0.14+, and UPDATE, DELETE and MERGE INTO are not supported on it."});
+        + "as in Hudi 0.14+; UPDATE and DELETE change its rows by their stored keys, MERGE INTO is not "
+        + "supported on it."});
     d.put(PRECOMBINE_FIELD, new String[] {"", "Ordering column: of two rows with one key the larger wins (also "
         + "hoodie.datasource.write.precombine.field)."});
     d.put(TYPE, new String[] {"cow", "cow (COPY_ON_WRITE) or mor (MERGE_ON_READ)."});

@@ -68,4 +68,15 @@ class SqlTablePropertiesTest {
     assertThatThrownBy(() -> noSuchColumn.toConfig("CREATE TABLE t", null, "trips", SCHEMA))
         .isInstanceOf(InvalidTableException.class).hasMessageStartingWith("CREATE TABLE t: ").hasMessageContaining("updated");
   }
+
+  @Test
+  void theTableSettingsGoBackToTheirSqlNamesAsHudiAddsThemToTheCatalog() {
+    TableConfig keyed = SqlTableProperties.of("CREATE TABLE t", Map.of("primaryKey", "id,region", "preCombineField", "ts",
+        "type", "mor"), List.of("dt")).toConfig("CREATE TABLE t", "lake", "trips", SCHEMA);
+    assertThat(SqlTableProperties.sqlNamesOf(keyed)).containsExactlyInAnyOrderEntriesOf(Map.of(
+        "primaryKey", "id,region", "preCombineField", "ts", "type", "mor"));
+    TableConfig keyless = SqlTableProperties.of("CREATE TABLE t", Map.of(), List.of())
+        .toConfig("CREATE TABLE t", "lake", "trips", SCHEMA);
+    assertThat(SqlTableProperties.sqlNamesOf(keyless)).containsExactlyInAnyOrderEntriesOf(Map.of("type", "cow"));
+  }
 }

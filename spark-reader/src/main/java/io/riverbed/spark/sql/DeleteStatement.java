@@ -8,7 +8,8 @@ import org.apache.spark.sql.catalyst.expressions.Expression;
 
 /**
  * {@code DELETE FROM t [WHERE p]}, as Hudi's {@code DeleteHoodieTableCommand} runs it: the keys of the
- * rows matching {@code p} deleted in one instant of operation {@code delete}.
+ * rows matching {@code p} deleted in one instant of operation {@code delete} (a table whose keys were
+ * generated: by each row's stored {@code _hoodie_record_key}, as Hudi 0.15 does).
  */
 public final class DeleteStatement implements RowLevelStatement {
   private final StatementTarget target;
@@ -31,7 +32,7 @@ public final class DeleteStatement implements RowLevelStatement {
 
   @Override
   public Dataset<Row> changes(SparkSession spark) {
-    Column[] columns = target.dataColumns().stream().map(Column::new).toArray(Column[]::new);
+    Column[] columns = target.changedColumns().stream().map(Column::new).toArray(Column[]::new);
     return Dataset.ofRows(spark, target.relation()).filter(new Column(condition)).select(columns);
   }
 

@@ -38,7 +38,7 @@ public final class RowLevelCommand extends LeafCommand {
   public Seq<Row> run(SparkSession spark) {
     StatementTarget target = statement.target();
     String path = target.table().basePath().toString();
-    Map<String, String> options = new HashMap<>(SqlHiveSync.syncOptions(target.entry(), target.table().config(),
+    Map<String, String> options = new HashMap<>(SqlHiveSync.syncOptions(spark, target.entry(), target.table().config(),
         SqlWrite.settings(spark, target.entry())));
     options.put("path", path);
     options.put(BatchWriteOptions.OPERATION, statement.operation());

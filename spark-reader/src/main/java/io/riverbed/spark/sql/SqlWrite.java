@@ -58,7 +58,8 @@ public final class SqlWrite {
 
   /** {@code ALTER TABLE t DROP PARTITION (...)}: a {@code delete_partition} of the partition at {@code partitionPath}. */
   public static void deletePartition(LoadedTable table, CatalogEntry entry, SparkSession spark, String partitionPath) {
-    Map<String, String> options = writeOptions(table, entry, settings(spark, entry), WriteOperationType.DELETE_PARTITION);
+    Map<String, String> options = writeOptions(spark, table, entry, settings(spark, entry),
+        WriteOperationType.DELETE_PARTITION);
     options.put(BatchWriteOptions.PARTITIONS_TO_DELETE, partitionPath);
     BatchWrite.run(spark, spark.createDataFrame(List.of(), dataColumns(table)), options, SaveMode.APPEND);
   }
@@ -66,13 +67,14 @@ public final class SqlWrite {
   private static void write(LoadedTable table, CatalogEntry entry, Dataset<Row> data, Map<String, String> settings,
       WriteOperationType operation) {
     Dataset<Row> aligned = align(entry, dataColumns(table), data);
-    BatchWrite.run(data.sparkSession(), aligned, writeOptions(table, entry, settings, operation), SaveMode.APPEND);
+    BatchWrite.run(data.sparkSession(), aligned, writeOptions(data.sparkSession(), table, entry, settings, operation),
+        SaveMode.APPEND);
   }
 
-  private static Map<String, String> writeOptions(LoadedTable table, CatalogEntry entry, Map<String, String> settings,
-      WriteOperationType operation) {
+  private static Map<String, String> writeOptions(SparkSession spark, LoadedTable table, CatalogEntry entry,
+      Map<String, String> settings, WriteOperationType operation) {
     Map<String, String> options = new HashMap<>(settings);
-    options.putAll(SqlHiveSync.syncOptions(entry, table.table().config(), settings));
+    options.putAll(SqlHiveSync.syncOptions(spark, entry, table.table().config(), settings));
     SqlInsertOperation.KEYS.forEach(options::remove);
     NOT_WRITE_OPTIONS.forEach(options::remove);
     options.put("path", table.table().basePath().toString());

@@ -24,6 +24,24 @@ public record StatementTarget(Table table, LogicalPlan relation, String name, Ca
     return JavaConverters.seqAsJavaList(relation.output()).stream().filter(a -> !isMetaColumn(a.name())).toList();
   }
 
+  /**
+   * The columns a statement's changes carry: the data columns, and for a table whose keys were
+   * generated ({@link #generatesKeys}) also {@code _hoodie_record_key}, the stored key each change
+   * updates or deletes, as Hudi 0.15's prepped SQL writes use it.
+   */
+  public List<Attribute> changedColumns() {
+    List<Attribute> columns = new java.util.ArrayList<>(dataColumns());
+    if (generatesKeys()) {
+      columns.add(recordKeyMetaColumn());
+    }
+    return columns;
+  }
+
+  /** Whether the table has no record key fields: its keys were generated on insert. */
+  public boolean generatesKeys() {
+    return table.config().recordKeyFields().isEmpty();
+  }
+
   public Attribute column(String field) {
     return JavaConverters.seqAsJavaList(relation.output()).stream().filter(a -> a.name().equalsIgnoreCase(field))
         .findFirst().orElseThrow(() -> new RefusedStatementException(name + ": the table has no column '" + field

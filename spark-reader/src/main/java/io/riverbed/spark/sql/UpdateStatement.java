@@ -17,7 +17,8 @@ import scala.collection.Seq;
  * rows matching {@code p}, with the assigned columns replaced, upserted (operation {@code upsert}).
  * The precombine field keeps its value unless assigned, and the table's payload class decides
  * against the stored row as for any upsert. A record key or partition field cannot be assigned:
- * the row would become another one.
+ * the row would become another one. A table whose keys were generated is updated by each row's stored
+ * {@code _hoodie_record_key}, as Hudi 0.15 does.
  */
 public final class UpdateStatement implements RowLevelStatement {
   private final StatementTarget target;
@@ -46,7 +47,7 @@ public final class UpdateStatement implements RowLevelStatement {
             + "(delete the row and insert it anew to move it)");
       }
     }
-    List<Attribute> columns = target.dataColumns();
+    List<Attribute> columns = target.changedColumns();
     Column[] updated = columns.stream().map(a -> set.valueOf(a, new Column(a)).as(a.name())).toArray(Column[]::new);
     Dataset<Row> rows = Dataset.ofRows(spark, target.relation());
     Column where = condition.isDefined() ? new Column(condition.get()) : functions.lit(true);

@@ -152,15 +152,20 @@ public final class BatchWrite {
     }
     boolean generatedKeys = GeneratedKeyWrites.applies(options,
         step == SaveMode.Step.WRITE ? Optional.of(Table.open(fs, base).config()) : Optional.empty());
+    // a statement's changes to a table whose keys were generated carry each row's stored key
+    boolean storedKeys = statement && generatedKeys && Arrays.asList(data.columns()).contains(MetaFields.RECORD_KEY);
     if (generatedKeys) {
       write = BatchWriteOptions.fromMap(GeneratedKeyWrites.withDefaultOperation(options));
-      GeneratedKeyWrites.requireSupported(write, base.toString());
+      if (!storedKeys) {
+        GeneratedKeyWrites.requireSupported(write, base.toString());
+      }
     }
     Optional<WriteHiveSync> hiveSync = write.metaSyncEnabled()
         ? Optional.of(WriteHiveSync.of(write, given, conf, spark.version()))
         : Optional.empty();
-    Dataset<Row> rows = withoutMetaColumns(data);
-    StructType columns = input.deleteFlag().map(flag -> without(rows.schema(), flag)).orElse(rows.schema());
+    Dataset<Row> rows = withoutMetaColumns(data, storedKeys);
+    StructType dataColumns = storedKeys ? without(rows.schema(), MetaFields.RECORD_KEY) : rows.schema();
+    StructType columns = input.deleteFlag().map(flag -> without(dataColumns, flag)).orElse(dataColumns);
     String writerId = "spark-" + UUID.randomUUID();
     String holder = "Spark application " + spark.sparkContext().applicationId();
     Table table;
@@ -201,7 +206,9 @@ public final class BatchWrite {
         instant = deletePartitions(spark, rows, table, writeSchema, write, session);
       } else {
         int flag = input.deleteFlag().map(rows.schema()::fieldIndex).orElse(-1);
-        instant = writeAndCommit(spark, rows, columns, flag, table, writeSchema, write, conf, session, generatedKeys);
+        int storedKey = storedKeys ? rows.schema().fieldIndex(MetaFields.RECORD_KEY) : -1;
+        instant = writeAndCommit(spark, rows, columns, flag, storedKey, table, writeSchema, write, conf, session,
+            generatedKeys && !storedKeys);
       }
     } finally {
       stopRenewing(renewal);
@@ -229,7 +236,7 @@ public final class BatchWrite {
   }
 
   private static String writeAndCommit(SparkSession spark, Dataset<Row> rows, StructType columns, int deleteFlag,
-      Table table, Schema writeSchema, BatchWriteOptions write, Configuration conf, WriterSession session,
+      int storedKey, Table table, Schema writeSchema, BatchWriteOptions write, Configuration conf, WriterSession session,
       boolean generatedKeys) {
     TableCommitter committer = committer(table, writeSchema, write, session);
     String instant = committer.begin();
@@ -243,7 +250,7 @@ public final class BatchWrite {
         ? SparkAvroSchema.toAvro(columns, writeSchema.getName(), writeSchema.getNamespace()) : writeSchema;
     JavaPairRDD<String, EncodedChange> changes = input
         .mapPartitionsWithIndex(new ChangeEncoder(rows.schema(), rowSchema, table.config().properties(),
-            orderingField, write.deletes(), deleteFlag, generatedKeys ? instant : null), false)
+            orderingField, write.deletes(), deleteFlag, storedKey, generatedKeys ? instant : null), false)
         .mapToPair(c -> new Tuple2<>(changeKey(c.partitionPath(), c.recordKey()), c))
         .reduceByKey(EncodedChange::precombine, tasks);
     Optional<JavaRDD<TaskWrite.Routed>> located = write.looksUpKeys() && !write.bucketIndex()
@@ -343,7 +350,8 @@ public final class BatchWrite {
     Schema rowSchema = SparkAvroSchema.toAvro(rows.schema(), TableSchemas.recordName(table.name()),
         TableSchemas.namespace(table.name()));
     return rows.queryExecution().toRdd().toJavaRDD()
-        .mapPartitionsWithIndex(new ChangeEncoder(rows.schema(), rowSchema, table.config().properties(), null, true, -1, null),
+        .mapPartitionsWithIndex(new ChangeEncoder(rows.schema(), rowSchema, table.config().properties(), null, true, -1, -1,
+            null),
             false)
         .map(EncodedChange::partitionPath).distinct().collect();
   }
@@ -411,9 +419,9 @@ public final class BatchWrite {
     }
   }
 
-  private static Dataset<Row> withoutMetaColumns(Dataset<Row> data) {
-    Column[] kept = Arrays.stream(data.columns()).filter(c -> !MetaFields.ALL.contains(c)
-        && !MetaFields.OPERATION.equals(c)).map(data::col).toArray(Column[]::new);
+  private static Dataset<Row> withoutMetaColumns(Dataset<Row> data, boolean keepRecordKey) {
+    Column[] kept = Arrays.stream(data.columns()).filter(c -> keepRecordKey && c.equals(MetaFields.RECORD_KEY)
+        || !MetaFields.ALL.contains(c) && !MetaFields.OPERATION.equals(c)).map(data::col).toArray(Column[]::new);
     return kept.length == data.columns().length ? data : data.select(kept);
   }
 

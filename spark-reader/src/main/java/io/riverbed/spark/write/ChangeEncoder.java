@@ -20,7 +20,8 @@ import org.apache.spark.sql.types.StructType;
  * (a SQL statement's changes) is true, and numbered by its
  * position (partition index, row index) so that ties between changes of one key go to the later.
  * In a table without record key fields each row is an insert under a key generated from the
- * instant and that position ({@link GeneratedRecordKeys}).
+ * instant and that position ({@link GeneratedRecordKeys}), or, for a statement's changes, an update or
+ * delete of the key it was stored under.
  */
 final class ChangeEncoder implements Function2<Integer, Iterator<InternalRow>, Iterator<EncodedChange>> {
   private static final long serialVersionUID = 1L;
@@ -31,6 +32,7 @@ final class ChangeEncoder implements Function2<Integer, Iterator<InternalRow>, I
   private final String orderingField;
   private final boolean deletes;
   private final int deleteFlag;
+  private final int storedKey;
   private final String generatedKeysInstant;
 
   /**
@@ -39,17 +41,20 @@ final class ChangeEncoder implements Function2<Integer, Iterator<InternalRow>, I
    * @param orderingField null when the table has none
    * @param deletes every row is a delete of its key
    * @param deleteFlag the ordinal of the boolean column that marks a row as a delete of its key, -1 for none
+   * @param storedKey the ordinal of the column holding each row's stored record key ({@code _hoodie_record_key}),
+   *     which it keeps in a table whose keys were generated; -1 for none
    * @param generatedKeysInstant the instant whose keys the rows get when the table has no record key
    *     field, null when it has
    */
   ChangeEncoder(StructType rowType, Schema schema, Map<String, String> keyProperties, String orderingField,
-      boolean deletes, int deleteFlag, String generatedKeysInstant) {
+      boolean deletes, int deleteFlag, int storedKey, String generatedKeysInstant) {
     this.rowType = rowType;
     this.schemaJson = schema.toString();
     this.keyProperties = Map.copyOf(keyProperties);
     this.orderingField = orderingField;
     this.deletes = deletes;
     this.deleteFlag = deleteFlag;
+    this.storedKey = storedKey;
     this.generatedKeysInstant = generatedKeysInstant;
   }
 
@@ -76,9 +81,13 @@ final class ChangeEncoder implements Function2<Integer, Iterator<InternalRow>, I
         InternalRow row = rows.next();
         GenericRecord record = toAvro.convert(row);
         WriteRecord change;
-        if (generated != null) {
+        boolean delete = deletes || deleteFlag >= 0 && !row.isNullAt(deleteFlag) && row.getBoolean(deleteFlag);
+        if (storedKey >= 0) {
+          String key = row.getUTF8String(storedKey).toString();
+          change = delete ? WriteRecord.delete(key, keys.partitionPath(record), null) : keyer.toWriteRecord(record, key);
+        } else if (generated != null) {
           change = keyer.toWriteRecord(record, generated.next());
-        } else if (deletes || deleteFlag >= 0 && !row.isNullAt(deleteFlag) && row.getBoolean(deleteFlag)) {
+        } else if (delete) {
           KeyGenerator.Key key = keys.key(record);
           change = WriteRecord.delete(key.recordKey(), key.partitionPath(), null);
         } else {

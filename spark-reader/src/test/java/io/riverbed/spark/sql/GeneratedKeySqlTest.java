@@ -19,12 +19,15 @@ import org.apache.spark.sql.SparkSession;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.ParameterizedTest;
 
 /**
  * Spark SQL on a table created without a primary key, as Hudi 0.14+ creates it: {@code CREATE TABLE}
  * writes no record key fields, {@code INSERT INTO} and {@code INSERT OVERWRITE} write rows under
- * generated keys, and {@code UPDATE}, {@code DELETE} and {@code MERGE INTO}, which Riverbed runs by
- * key, are refused naming what is not supported.
+ * generated keys, {@code UPDATE} and {@code DELETE FROM} change rows by their stored
+ * {@code _hoodie_record_key}, as Hudi 0.15 does, and {@code MERGE INTO} is refused naming what is not
+ * supported.
  */
 class GeneratedKeySqlTest {
   static final String DB = "riverbed_generated_keys";
@@ -96,17 +99,42 @@ class GeneratedKeySqlTest {
     assertThat(operations(location)).containsExactly("insert", "insert", "insert_overwrite");
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"cow", "mor"})
+  void updateAndDeleteChangeRowsByTheirStoredKeys(String type) throws Exception {
+    String name = "nokey_changed_" + type;
+    String location = createAt(name + " (uuid INT, name STRING, dt STRING) USING hudi PARTITIONED BY (dt) "
+        + "TBLPROPERTIES (type = '" + type + "')");
+    spark.sql("INSERT INTO " + name + " VALUES (1, 'a', 'd1'), (1, 'a', 'd1'), (2, 'b', 'd2'), (3, 'c', 'd1')");
+    Map<String, String> keysBefore = keysByRow(name);
+
+    spark.sql("UPDATE " + name + " SET name = 'x' WHERE uuid = 1");
+    assertThat(rows("SELECT uuid, name, dt FROM " + name)).containsExactly("[1,x,d1]", "[1,x,d1]", "[2,b,d2]", "[3,c,d1]");
+    spark.sql("DELETE FROM " + name + " WHERE uuid = 3 OR name = 'b'");
+
+    assertThat(rows("SELECT uuid, name, dt FROM " + name)).containsExactly("[1,x,d1]", "[1,x,d1]");
+    List<Row> kept = spark.sql("SELECT _hoodie_record_key, _hoodie_partition_path FROM " + name).collectAsList();
+    assertThat(kept).extracting(r -> r.getString(0)).containsExactlyInAnyOrderElementsOf(
+        keysBefore.entrySet().stream().filter(e -> e.getValue().equals("1")).map(Map.Entry::getKey).toList());
+    assertThat(kept).extracting(r -> r.getString(1)).containsOnly("dt=d1");
+    assertThat(operations(location)).containsExactly("insert", "upsert", "delete");
+  }
+
+  /** Each row's stored key, to its uuid. */
+  static Map<String, String> keysByRow(String table) {
+    Map<String, String> keys = new java.util.HashMap<>();
+    spark.sql("SELECT _hoodie_record_key, uuid FROM " + table).collectAsList()
+        .forEach(r -> keys.put(r.getString(0), String.valueOf(r.getInt(1))));
+    return keys;
+  }
+
   @Test
-  void updateDeleteMergeAndUpsertingInsertsAreRefusedNamingWhatIsNotSupported() throws Exception {
+  void mergeAndUpsertingInsertsAreRefusedNamingWhatIsNotSupported() throws Exception {
     String location = createAt("nokey_refused (uuid INT, name STRING) USING hudi");
     spark.sql("INSERT INTO nokey_refused VALUES (1, 'a')");
-    for (String statement : List.of("UPDATE nokey_refused SET name = 'x' WHERE uuid = 1",
-        "DELETE FROM nokey_refused WHERE uuid = 1",
-        "MERGE INTO nokey_refused t USING (SELECT 1 AS uuid, 'x' AS name) s ON t.uuid = s.uuid "
-            + "WHEN MATCHED THEN UPDATE SET *")) {
-      assertThatThrownBy(() -> spark.sql(statement)).isInstanceOf(RefusedStatementException.class)
-          .hasMessageContaining("is not supported yet: the table has no primary key");
-    }
+    assertThatThrownBy(() -> spark.sql("MERGE INTO nokey_refused t USING (SELECT 1 AS uuid, 'x' AS name) s "
+        + "ON t.uuid = s.uuid WHEN MATCHED THEN UPDATE SET *")).isInstanceOf(RefusedStatementException.class)
+        .hasMessageContaining("is not supported yet: the table has no primary key");
     spark.sql("SET hoodie.spark.sql.insert.into.operation = upsert");
     try {
       assertThatThrownBy(() -> spark.sql("INSERT INTO nokey_refused VALUES (2, 'b')"))

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * Every kind of SQL write syncs the table to a real Hive Metastore after its commit, under the
  * catalog's database and table name with the table's partitioning, once the table asks for the
- * sync (Hudi 0.15 also syncs every SQL write of a Hive-catalog session unasked; Riverbed not yet);
- * a table property of a sync key wins over the defaults.
+ * sync (this session's catalog is Spark's in-memory one; on a Hive-catalog session every SQL write
+ * syncs unasked, as in Hudi 0.15); a table property of a sync key wins over the defaults.
  */
 class SqlWriteHiveSyncTest {
   @RegisterExtension
