@@ -26,10 +26,10 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Where a Spark insert or upsert puts a MERGE_ON_READ table's rows, as Hudi 0.15's Spark writer
- * does: new keys in base files (so the read-optimized view shows them at once), updates of existing
- * keys in logs, except in the one smallest base-only file group of a partition, which takes new
- * keys and is rewritten with its updates.
+ * Where a Spark upsert puts a MERGE_ON_READ table's rows, as Hudi 0.15's Spark writer does: new
+ * keys in base files (so the read-optimized view shows them at once), updates of existing keys in
+ * logs, except in the one smallest base-only file group of a partition, which takes all of the
+ * partition's new keys and is rewritten with its updates.
  */
 class MergeOnReadInsertPlacementTest {
   static final String[] DATES = {"2015-01-01", "2015-01-02"};
@@ -51,7 +51,11 @@ class MergeOnReadInsertPlacementTest {
       inserts.add(row("k" + i, DATES[i % 2], "t1", i));
       model.put("k" + i, DATES[i % 2] + "|t1|" + (double) i);
     }
-    write(trips(inserts.toArray(Object[][]::new)), path, o, "insert", "append");
+    // a bulk_insert writes a file group per partition per task: several small groups per partition
+    Map<String, String> bulk = new java.util.HashMap<>(o);
+    bulk.put("hoodie.bulkinsert.shuffle.parallelism", "3");
+    write(trips(inserts.toArray(Object[][]::new)).repartition(3), path, bulk, "bulk_insert", "append");
+    assertThat(latestSlices(path)).as("several groups per partition").hasSizeGreaterThan(DATES.length);
     assertThat(latestSlices(path)).allSatisfy(s -> assertThat(s.hasLogs()).isFalse());
     assertThat(readOptimized(path)).isEqualTo(model).isEqualTo(baseFileRows(path));
 
