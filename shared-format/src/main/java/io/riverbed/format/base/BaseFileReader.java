@@ -177,7 +177,7 @@ public final class BaseFileReader {
    * {@link #records(Schema)} does, without a separate footer read first.
    */
   public static CloseableIterator<GenericRecord> records(Configuration conf, Path path, Schema readerSchema) {
-    return read(conf, path, readerSchema, FilterCompat.NOOP, true);
+    return read(conf, path, readerSchema, FilterCompat.NOOP, true, false);
   }
 
   /**
@@ -216,15 +216,10 @@ public final class BaseFileReader {
    */
   public static CloseableIterator<GenericRecord> recordsInMatchingRowGroups(Configuration conf, Path path,
       Schema readerSchema, FilterCompat.Filter rowGroupFilter) {
-    return read(conf, path, readerSchema, rowGroupFilter, false);
+    return read(conf, path, readerSchema, rowGroupFilter, false, false);
   }
 
   private CloseableIterator<GenericRecord> read(Schema readerSchema, FilterCompat.Filter filter, boolean recordLevel) {
-    return read(conf, path, readerSchema, filter, recordLevel, false);
-  }
-
-  private static CloseableIterator<GenericRecord> read(Configuration conf, Path path, Schema readerSchema,
-      FilterCompat.Filter filter, boolean recordLevel) {
     return read(conf, path, readerSchema, filter, recordLevel, false);
   }
 
