@@ -1,5 +1,7 @@
 package io.riverbed.it.hive.engine;
 
+import io.riverbed.format.testing.Await;
+
 import java.io.BufferedReader;
 import java.io.BufferedWriter;
 import java.io.File;
@@ -57,7 +59,8 @@ public final class HiveEngine implements AutoCloseable {
         "-Xmx1g", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.io.tmpdir=" + tmp, "-Duser.timezone=UTC",
         "-Dderby.system.home=" + dir.resolve("derby-home"), "-Dhive.log.dir=" + dir.resolve("logs")));
     cmd.addAll(Arrays.asList(System.getProperty("riverbed.test.jvm.flags", "").trim().split("\\s+")));
-    cmd.addAll(List.of("-cp", conf + File.pathSeparator + ownClasses() + File.pathSeparator + hiveClasspath(),
+    cmd.addAll(List.of("-cp", conf + File.pathSeparator + classesOf(HiveEngineMain.class) + File.pathSeparator
+        + classesOf(Await.class) + File.pathSeparator + hiveClasspath(),
         HiveEngineMain.class.getName(), String.valueOf(port)));
     Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectError(log.toFile()).start();
     BlockingQueue<String> answers = new LinkedBlockingQueue<>();
@@ -146,9 +149,10 @@ public final class HiveEngine implements AutoCloseable {
     return xml.append("</configuration>\n").toString();
   }
 
-  private static String ownClasses() {
+  /** The class folder or jar {@code type} was loaded from. */
+  private static String classesOf(Class<?> type) {
     try {
-      return Path.of(HiveEngineMain.class.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
+      return Path.of(type.getProtectionDomain().getCodeSource().getLocation().toURI()).toString();
     } catch (URISyntaxException e) {
       throw new IllegalStateException(e);
     }

@@ -1,5 +1,6 @@
 package io.riverbed.it.hive.engine;
 
+import io.riverbed.format.testing.Await;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -7,6 +8,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -56,19 +58,20 @@ public final class HiveEngineMain {
   }
 
   private static void awaitPort(int port, Thread metastore) throws InterruptedException {
-    long deadline = System.nanoTime() + 180_000_000_000L;
-    while (System.nanoTime() < deadline) {
-      try (Socket s = new Socket()) {
-        s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
-        return;
-      } catch (java.io.IOException e) {
-        if (!metastore.isAlive()) {
-          throw new IllegalStateException("the metastore ended before serving on port " + port);
-        }
-        Thread.sleep(200);
-      }
-    }
-    throw new IllegalStateException("the metastore did not serve on port " + port + " within 180 s");
+    Await.await("the metastore serving on port " + port, Duration.ofMinutes(3)).every(Duration.ofMillis(200))
+        .guardedBy(() -> {
+          if (!metastore.isAlive()) {
+            throw new IllegalStateException("the metastore ended before serving on port " + port);
+          }
+        })
+        .until(() -> {
+          try (Socket s = new Socket()) {
+            s.connect(new InetSocketAddress("127.0.0.1", port), 1000);
+            return true;
+          } catch (java.io.IOException e) {
+            return false;
+          }
+        });
   }
 
   private static void answer(Connection connection, String sql, PrintStream out) {
