@@ -7,6 +7,7 @@ import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.Timeline;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 
@@ -27,6 +28,14 @@ record ConsumeOptions(String table, String mode, Optional<String> start, int max
   static final int DEFAULT_MAX_COMMITS = 1;
   static final String INCREMENTAL = "INCREMENTAL";
   static final String SNAPSHOT = "SNAPSHOT";
+  /** Each key's default and meaning, for the option reference. */
+  static final Map<String, String[]> DESCRIPTIONS = Map.of(
+      MODE, new String[] {SNAPSHOT, SNAPSHOT + " (the latest snapshot, or the one `" + AS_OF + "` names) or "
+          + INCREMENTAL + " (the rows the commits after `" + START + "` wrote)."},
+      START, new String[] {null, INCREMENTAL + ": the instant after which commits are pulled (required)."},
+      MAX_COMMITS, new String[] {String.valueOf(DEFAULT_MAX_COMMITS), INCREMENTAL
+          + ": how many commits after the start are pulled; -1 for all."},
+      AS_OF, new String[] {null, SNAPSHOT + ": read the table as of this instant (time travel)."});
 
   static String key(String pattern, String table) {
     return pattern.replace("<t>", table);

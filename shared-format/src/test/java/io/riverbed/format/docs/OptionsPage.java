@@ -23,7 +23,7 @@ public final class OptionsPage {
   /** Relative to a module's folder, where Maven runs its tests. */
   public static final Path PAGE = Path.of("..", "docs", "OPTIONS.md");
   public static final String UPDATE_PROPERTY = "riverbed.docs.update";
-  public static final String REGENERATE_COMMAND = "mvn -B -ntp -q -pl shared-format,flink-writer,spark-reader,hive-sync,admin -am test "
+  public static final String REGENERATE_COMMAND = "mvn -B -ntp -q -pl shared-format,flink-writer,spark-reader,hive-sync,hive-input,admin -am test "
       + "-Dtest='*OptionReferenceTest' -Dsurefire.failIfNoSpecifiedTests=false -D" + UPDATE_PROPERTY + "=true";
 
   private OptionsPage() {}
@@ -80,13 +80,26 @@ public final class OptionsPage {
     return out.toString();
   }
 
-  /** One Markdown table row; pipes and {@code <} (read as HTML) in cells are escaped. */
+  /**
+   * One Markdown table row; pipes and, outside code spans, {@code <} (read as HTML) in cells are
+   * escaped (a code span shows an entity as written, so there {@code <} stays).
+   */
   public static String row(List<String> cells) {
     StringBuilder out = new StringBuilder("|");
     for (String c : cells) {
-      out.append(' ').append(c.replace("|", "\\|").replace("<", "&lt;").replace("\n", " ")).append(" |");
+      out.append(' ').append(escapeHtmlOutsideCode(c.replace("|", "\\|").replace("\n", " "))).append(" |");
     }
     return out.append('\n').toString();
+  }
+
+  private static String escapeHtmlOutsideCode(String cell) {
+    StringBuilder out = new StringBuilder();
+    boolean code = false;
+    for (char ch : cell.toCharArray()) {
+      code ^= ch == '`';
+      out.append(ch == '<' && !code ? "&lt;" : String.valueOf(ch));
+    }
+    return out.toString();
   }
 
   /** A default as a cell: empty stays empty, placeholders like {@code <job parallelism>} in italics. */
