@@ -48,10 +48,12 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.HashPartitioner;
+import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
+import org.apache.spark.rdd.ShuffledRDD;
 import org.apache.spark.sql.Column;
 import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
@@ -252,7 +254,8 @@ public final class BatchWrite {
         .mapPartitionsWithIndex(new ChangeEncoder(rows.schema(), rowSchema, table.config().properties(),
             orderingField, write.deletes(), deleteFlag, storedKey, generatedKeys ? instant : null), false)
         .mapToPair(c -> new Tuple2<>(changeKey(c.partitionPath(), c.recordKey()), c))
-        .reduceByKey(EncodedChange::precombine, tasks);
+        .combineByKey(c -> c, EncodedChange::precombine, EncodedChange::precombine, new HashPartitioner(tasks), true,
+            ChangeShuffleSerializer.INSTANCE);
     Optional<JavaRDD<TaskWrite.Routed>> located = write.looksUpKeys() && !write.bucketIndex()
         ? located(jsc, table, changes, shippedConf, tasks)
         : Optional.empty();
@@ -262,20 +265,21 @@ public final class BatchWrite {
     List<String> hashFields = BucketTaskWrite.hashFields(table, write.bucketHashFields());
     int buckets = write.numBuckets();
     JavaRDD<TaskWrite.Routed> byTask;
-    JavaRDD<TaskWrite.Routed> planned = null;
+    JavaRDD<byte[]> planned = null;
     InsertBuckets plan = null;
     int writeTasks = tasks;
     if (buckets <= 0 && TaskWrite.Placement.of(write.operation()) == TaskWrite.Placement.UPSERT) {
       // one plan for the write's new keys, from their count per partition, as Hudi's upsert partitioner
-      planned = located.orElseGet(() -> unlocated(changes)).persist(StorageLevel.MEMORY_AND_DISK_SER());
-      Map<String, Long> newKeys = planned.filter(r -> r.fileId() == null && !r.change().isDelete())
+      // kept in their binary form: the session's serializer would cost more than the bytes
+      planned = located.orElseGet(() -> unlocated(changes)).map(TaskWrite.Routed::toBytes)
+          .persist(StorageLevel.MEMORY_AND_DISK());
+      JavaRDD<TaskWrite.Routed> routed = planned.map(TaskWrite.Routed::fromBytes);
+      Map<String, Long> newKeys = routed.filter(r -> r.fileId() == null && !r.change().isDelete())
           .map(r -> r.change().partitionPath()).countByValue();
       InsertBuckets insertPlan = InsertBuckets.plan(table, write.write(), write.smallFileGroupCandidates(), newKeys);
       FileGroupPartitioner partitioner = new FileGroupPartitioner(insertPlan, tasks);
-      byTask = planned.map(r -> TaskWrite.placed(r, insertPlan)).filter(Objects::nonNull)
-          .mapToPair(r -> new Tuple2<>(r.fileId(), r))
-          .partitionBy(partitioner)
-          .values();
+      byTask = shuffled(routed.map(r -> TaskWrite.placed(r, insertPlan)).filter(Objects::nonNull)
+          .mapToPair(r -> new Tuple2<>(r.fileId(), r)), partitioner);
       plan = insertPlan;
       writeTasks = partitioner.numPartitions();
     } else if (located.isEmpty() && buckets <= 0) {
@@ -283,11 +287,9 @@ public final class BatchWrite {
       // its changeKey, which is where reduceByKey's hash partitioning already put it
       byTask = unlocated(changes);
     } else {
-      byTask = located.orElseGet(() -> unlocated(changes))
+      byTask = shuffled(located.orElseGet(() -> unlocated(changes))
           .mapToPair(r -> new Tuple2<>(buckets > 0 ? BucketTaskWrite.taskOf(r.change(), hashFields, buckets, tasks)
-              : TaskWrite.taskOf(r, tasks), r))
-          .partitionBy(new HashPartitioner(tasks))
-          .values();
+              : TaskWrite.taskOf(r, tasks), r)), new HashPartitioner(tasks));
     }
     List<CommitMessage> messages;
     try {
@@ -366,6 +368,14 @@ public final class BatchWrite {
       WriterSession session) {
     return session.configure(TableCommitter.of(table, session.writerId()).operationType(write.operation())
         .schema(writeSchema), write.bucketIndex());
+  }
+
+  /** The changes, sent by their keys to {@code partitioner}'s tasks through the write's own serializer. */
+  private static <K> JavaRDD<TaskWrite.Routed> shuffled(JavaPairRDD<K, TaskWrite.Routed> keyed, Partitioner partitioner) {
+    ShuffledRDD<K, TaskWrite.Routed, TaskWrite.Routed> shuffled =
+        new ShuffledRDD<>(keyed.rdd(), partitioner, keyed.kClassTag(), keyed.vClassTag(), keyed.vClassTag());
+    shuffled.setSerializer(ChangeShuffleSerializer.INSTANCE);
+    return JavaPairRDD.fromRDD(shuffled, keyed.kClassTag(), keyed.vClassTag()).values();
   }
 
   private static JavaRDD<TaskWrite.Routed> unlocated(JavaPairRDD<String, EncodedChange> changes) {

@@ -5,8 +5,11 @@ import io.riverbed.format.record.OrderingValueCodec;
 import io.riverbed.format.record.OrderingValues;
 import io.riverbed.format.write.WriteRecord;
 import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataOutput;
 import java.io.IOException;
 import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
@@ -60,6 +63,55 @@ public final class EncodedChange implements Serializable {
   /** Bytes the change holds, for memory bounds. */
   public long size() {
     return recordKey.length() + partitionPath.length() + ordering.length + (data == null ? 0 : data.length) + 16L;
+  }
+
+  /**
+   * Writes the change in its binary form, which {@link #readFrom} reads back: what an engine's
+   * shuffle serializer writes, so that a change crosses tasks without a general-purpose serializer.
+   */
+  public void writeTo(DataOutput out) throws IOException {
+    writeString(out, recordKey);
+    writeString(out, partitionPath);
+    writeBytes(out, ordering);
+    writeBytes(out, data);
+    out.writeLong(sequence);
+  }
+
+  /** Reads a change {@link #writeTo} wrote. */
+  public static EncodedChange readFrom(DataInput in) throws IOException {
+    return new EncodedChange(readString(in), readString(in), readBytes(in), readBytes(in), in.readLong());
+  }
+
+  /** A string, null allowed, as its UTF-8 bytes after their length (-1: null). */
+  static void writeString(DataOutput out, String value) throws IOException {
+    writeBytes(out, value == null ? null : value.getBytes(StandardCharsets.UTF_8));
+  }
+
+  static String readString(DataInput in) throws IOException {
+    byte[] bytes = readBytes(in);
+    return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  private static void writeBytes(DataOutput out, byte[] value) throws IOException {
+    if (value == null) {
+      out.writeInt(-1);
+      return;
+    }
+    out.writeInt(value.length);
+    out.write(value);
+  }
+
+  private static byte[] readBytes(DataInput in) throws IOException {
+    int length = in.readInt();
+    if (length < -1) {
+      throw new IOException("a change's field has the length " + length + ": the bytes are not a change's binary form");
+    }
+    if (length == -1) {
+      return null;
+    }
+    byte[] value = new byte[length];
+    in.readFully(value);
+    return value;
   }
 
   /**

@@ -7,6 +7,14 @@ import io.riverbed.format.write.FileGroupPacker;
 import io.riverbed.format.write.TableWriter;
 import io.riverbed.format.write.WriteOptions;
 import io.riverbed.format.write.commit.CommitMessage;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInput;
+import java.io.DataInputStream;
+import java.io.DataOutput;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.io.Serializable;
 import java.util.Iterator;
 import java.util.Optional;
@@ -44,6 +52,37 @@ public final class TaskWrite {
 
     public String fileId() {
       return fileId;
+    }
+
+    /** Writes the routed change in its binary form (file id, then the {@link EncodedChange#writeTo change}). */
+    public void writeTo(DataOutput out) throws IOException {
+      EncodedChange.writeString(out, fileId);
+      change.writeTo(out);
+    }
+
+    /** Reads a routed change {@link #writeTo} wrote. */
+    public static Routed readFrom(DataInput in) throws IOException {
+      String fileId = EncodedChange.readString(in);
+      return new Routed(EncodedChange.readFrom(in), fileId);
+    }
+
+    /** The binary form as an array, for an engine to keep the changes between two passes. */
+    public byte[] toBytes() {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + (int) change.size());
+      try (DataOutputStream out = new DataOutputStream(bytes)) {
+        writeTo(out);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+      return bytes.toByteArray();
+    }
+
+    public static Routed fromBytes(byte[] bytes) {
+      try {
+        return readFrom(new DataInputStream(new ByteArrayInputStream(bytes)));
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot read a routed change from its " + bytes.length + " bytes", e);
+      }
     }
   }
 
