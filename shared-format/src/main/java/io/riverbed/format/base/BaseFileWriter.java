@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.avro.Conversions;
@@ -47,6 +48,8 @@ import org.slf4j.LoggerFactory;
 public final class BaseFileWriter implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(BaseFileWriter.class);
   private static final int RECORD_KEY_POS = MetaFields.ALL.indexOf(MetaFields.RECORD_KEY);
+  /** Meta fields whose every value in a base file differs, written without a dictionary. */
+  static final List<String> UNIQUE_META_FIELDS = List.of(MetaFields.RECORD_KEY, MetaFields.COMMIT_SEQNO);
 
   /** What a finished file holds. Min/max keys are null when the file has no keys. */
   public record Result(Path path, long recordCount, long fileSizeBytes, String minRecordKey, String maxRecordKey) {}
@@ -90,8 +93,8 @@ public final class BaseFileWriter implements Closeable {
     var writeSupport = new FooterWriteSupport(parquetSchema, schema, bloom);
     try {
       FileSystem fs = path.getFileSystem(writeConf);
-      ParquetWriter<GenericRecord> writer = new Builder(HadoopOutputFile.fromPath(path, writeConf), writeSupport)
-          .withConf(writeConf)
+      Builder builder = new Builder(HadoopOutputFile.fromPath(path, writeConf), writeSupport);
+      builder.withConf(writeConf)
           .withWriteMode(ParquetFileWriter.Mode.CREATE)
           .withCompressionCodec(options.compression())
           .withRowGroupSize(options.rowGroupSize())
@@ -99,8 +102,13 @@ public final class BaseFileWriter implements Closeable {
           .withDictionaryPageSize(options.pageSize())
           .withDictionaryEncoding(options.dictionaryEnabled())
           .withValidation(false)
-          .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-          .build();
+          .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0);
+      if (options.populateMetaFields()) {
+        // a file holds each key once, and sequence numbers never repeat: a dictionary of them only
+        // costs the writer its lookups until Parquet falls back to plain values at the first page
+        UNIQUE_META_FIELDS.forEach(field -> builder.withDictionaryEncoding(field, false));
+      }
+      ParquetWriter<GenericRecord> writer = builder.build();
       LOG.debug("Opened base file {} ({}, {})", path, options.compression(), parquetSchema.getName());
       return new BaseFileWriter(fs, path, schema, writer, writeSupport, options.populateMetaFields());
     } catch (IOException e) {

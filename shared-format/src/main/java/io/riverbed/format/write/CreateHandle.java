@@ -8,6 +8,7 @@ import io.riverbed.format.timeline.WriteStat;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.avro.util.Utf8;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,6 +50,9 @@ public final class CreateHandle {
     BaseFileWriter writer = BaseFileWriter.create(context.table().fs().getConf(), path, context.writerSchema(),
         context.options().baseFile());
     BaseFileWriter.Result result;
+    Utf8 commitTime = new Utf8(context.instantTime());
+    Utf8 partitionValue = new Utf8(partition);
+    Utf8 fileNameValue = new Utf8(fileName);
     try {
       for (WriteRecord insert : inserts) {
         if (!insert.partitionPath().equals(partition)) {
@@ -57,7 +61,7 @@ public final class CreateHandle {
               + context.instantTime());
         }
         writer.write(insert.recordKey(), MetaRecords.withMetaFields(context.writerSchema(), insert.data(),
-            context.instantTime(), context.nextSequenceNumber(), insert.recordKey(), partition, fileName));
+            commitTime, context.nextSequenceNumber(), insert.recordKey(), partitionValue, fileNameValue));
       }
       result = writer.finish();
     } catch (RuntimeException e) {

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.util.Utf8;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,6 +79,7 @@ public final class MergeHandle {
     PayloadMergeRule rule = context.mergeRule();
     String orderingField = context.orderingField();
     String fileName = FileNames.baseFileName(currentSlice.fileId(), context.writeToken(), context.instantTime());
+    FileValues file = new FileValues(new Utf8(context.instantTime()), new Utf8(partition), new Utf8(fileName));
     context.prepareFile(partition, fileName, Markers.Type.MERGE);
     Path path = new Path(context.table().partitionPath(partition), fileName);
     var counts = new long[3]; // updates, deletes, inserts
@@ -100,7 +102,7 @@ public final class MergeHandle {
           } else if (change.isDelete()) {
             counts[1]++;
           } else {
-            GenericRecord incoming = withMeta(change, fileName);
+            GenericRecord incoming = withMeta(change, file);
             Optional<GenericRecord> merged = rule.combineWithBase(key, old, incoming, orderingField);
             if (merged.isEmpty()) {
               counts[1]++;
@@ -115,7 +117,7 @@ public final class MergeHandle {
       }
       for (WriteRecord insert : changes.values()) {
         if (!insert.isDelete() && !PayloadMergeRule.isDeleteRecord(insert.data())) {
-          writer.write(insert.recordKey(), withMeta(insert, fileName));
+          writer.write(insert.recordKey(), withMeta(insert, file));
           counts[2]++;
         }
       }
@@ -139,8 +141,11 @@ public final class MergeHandle {
         .build();
   }
 
-  private GenericRecord withMeta(WriteRecord change, String fileName) {
-    return MetaRecords.withMetaFields(context.writerSchema(), change.data(), context.instantTime(),
-        context.nextSequenceNumber(), change.recordKey(), change.partitionPath(), fileName);
+  /** The meta values every record the merge writes of its own shares. */
+  private record FileValues(Utf8 commitTime, Utf8 partitionPath, Utf8 fileName) {}
+
+  private GenericRecord withMeta(WriteRecord change, FileValues file) {
+    return MetaRecords.withMetaFields(context.writerSchema(), change.data(), file.commitTime(),
+        context.nextSequenceNumber(), change.recordKey(), file.partitionPath(), file.fileName());
   }
 }

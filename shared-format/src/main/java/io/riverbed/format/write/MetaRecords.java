@@ -15,10 +15,12 @@ final class MetaRecords {
 
   /**
    * {@code data} as a record of {@code writerSchema}: user fields copied by name (fields the record
-   * lacks are left null), meta fields set to the given values.
+   * lacks are left null), meta fields set to the given values. A file's writer passes the values
+   * every record of the file shares (commit time, partition path, file name) as one Avro
+   * {@code Utf8} each, so that Parquet encodes them once and compares their bytes for its dictionary.
    */
-  static GenericRecord withMetaFields(Schema writerSchema, GenericRecord data, String commitTime, String seqNo,
-      String recordKey, String partitionPath, String fileName) {
+  static GenericRecord withMetaFields(Schema writerSchema, GenericRecord data, CharSequence commitTime, String seqNo,
+      String recordKey, CharSequence partitionPath, CharSequence fileName) {
     var out = new GenericData.Record(writerSchema);
     out.put(0, commitTime);
     out.put(1, seqNo);

@@ -210,6 +210,25 @@ class BaseFileTest {
   }
 
   @Test
+  void keysAndSequenceNumbersAreWrittenWithoutADictionaryTheOtherColumnsWithOne() throws IOException {
+    Path path = path("f-dict.parquet");
+    writeFile(path, BaseFileOptions.defaults(), java.util.stream.IntStream.range(0, 200).boxed().toList());
+    Map<String, Boolean> dictionaryByColumn = new java.util.TreeMap<>();
+    try (var file = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf))) {
+      file.getRowGroups().get(0).getColumns().forEach(c -> dictionaryByColumn.put(c.getPath().toDotString(),
+          c.hasDictionaryPage()));
+    }
+    assertThat(dictionaryByColumn).containsEntry("_hoodie_record_key", false)
+        .containsEntry("_hoodie_commit_seqno", false)
+        .containsEntry("_hoodie_commit_time", true)
+        .containsEntry("_hoodie_file_name", true)
+        .containsEntry("city", true);
+    try (var records = BaseFileReader.open(conf, path).records()) {
+      assertThat(records.next().get("_hoodie_record_key").toString()).isEqualTo(record(0, "").get("_hoodie_record_key"));
+    }
+  }
+
+  @Test
   void snappyCompressionIsConfigurable() throws IOException {
     Path path = path("f7.parquet");
     var options = BaseFileOptions.fromMap(Map.of("hoodie.parquet.compression.codec", "snappy",

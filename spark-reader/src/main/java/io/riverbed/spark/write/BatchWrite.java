@@ -254,7 +254,8 @@ public final class BatchWrite {
         .mapPartitionsWithIndex(new ChangeEncoder(rows.schema(), rowSchema, table.config().properties(),
             orderingField, write.deletes(), deleteFlag, storedKey, generatedKeys ? instant : null), false)
         .mapToPair(c -> new Tuple2<>(changeKey(c.partitionPath(), c.recordKey()), c))
-        .combineByKey(c -> c, EncodedChange::precombine, EncodedChange::precombine, new HashPartitioner(tasks), true,
+        // no map-side combine: a batch rarely repeats a key, and without it Spark writes the shuffle unsorted
+        .combineByKey(c -> c, EncodedChange::precombine, EncodedChange::precombine, new HashPartitioner(tasks), false,
             ChangeShuffleSerializer.INSTANCE);
     Optional<JavaRDD<TaskWrite.Routed>> located = write.looksUpKeys() && !write.bucketIndex()
         ? located(jsc, table, changes, shippedConf, tasks)
