@@ -16,6 +16,8 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SaveMode;
 import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.functions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,6 +32,12 @@ import org.junit.jupiter.api.Test;
  * round. Every query is an aggregate over all of its rows ({@code count(*)} and {@code sum(hash(..))}
  * of every column), so every column is decoded and nothing is collected to the driver; the data
  * checksum doubles as a check that the readers agree.
+ *
+ * <p>A second table has the shape streaming produces between compactions: {@code bench.records}
+ * records written by Hudi's upsert, then 10% of the keys (spread uniformly) updated, so every
+ * file group carries a log. There a full scan and a filtered two-column aggregate are timed, the
+ * table opened afresh by every query. {@code bench.spark.read.tables} picks the tables
+ * ({@code some-logs}, {@code all-logs}; both by default).
  */
 class SparkReadBenchmark {
   static final String RIVERBED = "io.riverbed.spark.HudiDataSource";
@@ -45,17 +53,12 @@ class SparkReadBenchmark {
   private final int rounds = Integer.getInteger("bench.rounds", 5);
   private final int warmups = Integer.getInteger("bench.warmups", 1);
   private final Path dir = Path.of(System.getProperty("bench.dir", "target/bench")).toAbsolutePath();
+  private final List<String> tables = List.of(System.getProperty("bench.spark.read.tables", "some-logs,all-logs")
+      .split(","));
 
   @Test
   void readTripsTable() throws IOException {
-    Report report = new Report(dir, "spark-read");
-    Path scratch = dir.resolve("spark-scratch");
-    Path table = dir.resolve("spark-trips-mor");
-    BenchFiles.deleteRecursively(table);
-    try (SparkSession spark = session(scratch, "riverbed-bench-spark-read")) {
-      report.format("- Spark %s, Apache Hudi 0.15.0 bundle, local[2], %d records, %d partitions, %d warm-up + %d recorded rounds",
-          spark.version(), records, Trips.PARTITIONS, warmups, rounds);
-
+    onFreshTable("some-logs", "spark-read", "spark-trips-mor", (spark, report, table) -> {
       long t0 = System.nanoTime();
       write(spark, table, "bulk_insert", Trips.generate(spark, 0, records, "true"));
       long t1 = System.nanoTime();
@@ -87,35 +90,111 @@ class SparkReadBenchmark {
               "Parquet", s -> s.read().parquet(layout.baseFiles().toArray(String[]::new)),
               "Hudi", s -> readOptimized(s, HUDI, table)), "Riverbed", "Parquet"));
 
-      List<String> mismatches = new ArrayList<>();
-      // Rounds outside, queries inside: load from other processes drifts, so every query and
-      // reader should see the same stretch of it.
-      for (int round = 0; round < warmups + rounds; round++) {
-        for (Comparison c : comparisons) {
-          c.runRound(spark, round, warmups, mismatches);
-        }
-      }
-      for (Comparison c : comparisons) {
-        c.report(report);
-      }
-      report.line("");
-      report.line(mismatches.isEmpty() ? "- results: every reader returned the same count and data checksum in every run"
-          : "- MISMATCHES: " + mismatches);
-      report.format("- whole run %.0f s", (System.nanoTime() - t0) / 1e9);
-      report.line("- written to " + report.write());
-      if (!mismatches.isEmpty()) {
-        throw new AssertionError("readers disagree: " + mismatches);
-      }
+      run(spark, comparisons, report, t0);
+    });
+  }
+
+  /** A benchmark's body, given its session, report and (empty) table folder. */
+  @FunctionalInterface
+  interface TableRun {
+    void run(SparkSession spark, Report report, Path table) throws IOException;
+  }
+
+  /** Runs {@code body} in a fresh session on an emptied table folder, if {@code bench.spark.read.tables} names {@code key}. */
+  private void onFreshTable(String key, String reportName, String tableName, TableRun body) throws IOException {
+    Assumptions.assumeTrue(tables.contains(key), "bench.spark.read.tables excludes " + key);
+    Report report = new Report(dir, reportName);
+    Path table = dir.resolve(tableName);
+    BenchFiles.deleteRecursively(table);
+    try (SparkSession spark = session(dir.resolve("spark-scratch"), "riverbed-bench-" + reportName)) {
+      report.format("- Spark %s, Apache Hudi 0.15.0 bundle, local[2], %d records, %d partitions, %d warm-up + %d recorded rounds",
+          spark.version(), records, Trips.PARTITIONS, warmups, rounds);
+      body.run(spark, report, table);
     }
   }
 
-  /** One query through several readers, timed (wall and process CPU) in alternating order. */
+  /**
+   * Runs the comparisons round by round, reports them and fails if readers disagreed. Rounds
+   * outside, queries inside: load from other processes drifts, so every query and reader should
+   * see the same stretch of it.
+   */
+  private void run(SparkSession spark, List<Comparison> comparisons, Report report, long t0) throws IOException {
+    List<String> mismatches = new ArrayList<>();
+    for (int round = 0; round < warmups + rounds; round++) {
+      for (Comparison c : comparisons) {
+        c.runRound(spark, round, warmups, mismatches);
+      }
+    }
+    for (Comparison c : comparisons) {
+      c.report(report);
+    }
+    report.line("");
+    report.line(mismatches.isEmpty() ? "- results: every reader returned the same rows (what each query compares) in every run"
+        : "- MISMATCHES: " + mismatches);
+    report.format("- whole run %.0f s", (System.nanoTime() - t0) / 1e9);
+    report.line("- written to " + report.write());
+    if (!mismatches.isEmpty()) {
+      throw new AssertionError("readers disagree: " + mismatches);
+    }
+  }
+
+  /**
+   * The table streaming leaves between compactions: written by Hudi's upsert, then 10% of its keys
+   * (uniformly) updated, so every file group has a log; a full scan and the filtered aggregate,
+   * the table opened afresh by every query.
+   */
+  @Test
+  void readTableWithLogsInEveryFileGroup() throws IOException {
+    onFreshTable("all-logs", "spark-read-all-logs", "spark-trips-mor-all-logs", (spark, report, table) -> {
+      Dataset<Row> updates = Trips.generate(spark, 0, records, "pmod(hash(id, 8), 10) = 0").selectExpr(Trips.updated());
+      long updated = updates.count();
+      long t0 = System.nanoTime();
+      write(spark, table, "upsert", Trips.generate(spark, 0, records, "true"));
+      long t2 = System.nanoTime();
+      write(spark, table, "upsert", updates);
+      long t3 = System.nanoTime();
+      Layout layout = Layout.of(table);
+      report.format("- table written by Apache Hudi 0.15's Spark writer: upsert %.1f s, upsert of %d updates (10%% of the "
+              + "keys, uniformly) %.1f s; %d file groups, %d with log files (%.0f%%), %d base files (%.1f MB), %d log files (%.1f MB)",
+          (t2 - t0) / 1e9, updated, (t3 - t2) / 1e9, layout.fileGroups(), layout.withLogs(),
+          100.0 * layout.withLogs() / layout.fileGroups(), layout.baseFiles().size(), layout.baseBytes() / 1e6,
+          layout.logFiles(), layout.logBytes() / 1e6);
+      if (layout.withLogs() != layout.fileGroups()) {
+        throw new AssertionError("not every file group has a log: " + layout);
+      }
+      Map<String, Function<SparkSession, Dataset<Row>>> readers = Map.of(
+          "Riverbed", s -> snapshot(s, RIVERBED, table),
+          "Hudi", s -> snapshot(s, HUDI, table));
+      List<Comparison> comparisons = List.of(
+          new Comparison("(d) full scan, snapshot, logs in every file group", readers, "Riverbed", "Hudi"),
+          new Comparison("(e) fare > 50 grouped by partition (count, sum and max of fare), snapshot, logs in every file group",
+              readers, "Riverbed", "Hudi",
+              d -> d.where("fare > 50").groupBy("region", "country", "city")
+                  .agg(functions.count("*").as("n"), functions.sum("fare"), functions.max("fare")),
+              rows -> rows));
+      run(spark, comparisons, report, t0);
+    });
+  }
+
+  /**
+   * One query through several readers, timed (wall and process CPU) in alternating order; the
+   * query's rows are collected, and {@code agreed} picks what of them every reader must return
+   * alike.
+   */
   record Comparison(String title, Map<String, Function<SparkSession, Dataset<Row>>> readers, String subject,
-      String baseline, Map<String, Samples> wall, Map<String, Samples> cpu, Map<String, Row> results,
+      String baseline, Function<Dataset<Row>, Dataset<Row>> query, Function<List<Row>, Object> agreed,
+      Map<String, Samples> wall, Map<String, Samples> cpu, Map<String, List<Row>> results,
       Map<String, Integer> partitions) {
 
+    /** The all-column checksum aggregate; count and data checksum must agree. */
     Comparison(String title, Map<String, Function<SparkSession, Dataset<Row>>> readers, String subject, String baseline) {
-      this(title, new TreeMap<>(readers), subject, baseline, new LinkedHashMap<>(), new LinkedHashMap<>(),
+      this(title, readers, subject, baseline, d -> d.selectExpr(AGGREGATES),
+          rows -> List.of(rows.get(0).get(0), rows.get(0).get(1)));
+    }
+
+    Comparison(String title, Map<String, Function<SparkSession, Dataset<Row>>> readers, String subject, String baseline,
+        Function<Dataset<Row>, Dataset<Row>> query, Function<List<Row>, Object> agreed) {
+      this(title, new TreeMap<>(readers), subject, baseline, query, agreed, new LinkedHashMap<>(), new LinkedHashMap<>(),
           new LinkedHashMap<>(), new TreeMap<>());
       for (String name : this.readers.keySet()) {
         wall.put(name, new Samples(name));
@@ -135,20 +214,20 @@ class SparkReadBenchmark {
         System.gc();
         long cpuStart = ProcessCpu.nanos();
         long start = System.nanoTime();
-        Row row = readers.get(name).apply(spark).selectExpr(AGGREGATES).collectAsList().get(0);
+        List<Row> rows = query.apply(readers.get(name).apply(spark)).collectAsList();
         double ms = (System.nanoTime() - start) / 1e6;
         double cpuMs = (ProcessCpu.nanos() - cpuStart) / 1e6;
+        rows = rows.stream().sorted(Comparator.comparing(Row::toString)).toList();
         System.out.printf(Locale.ROOT, "[bench] round %d%s | %s | %s | wall %.0f ms | cpu %.0f ms | %s%n", round,
-            round < warmups ? " (warm-up)" : "", title, name, ms, cpuMs, row);
+            round < warmups ? " (warm-up)" : "", title, name, ms, cpuMs, rows.size() == 1 ? rows.get(0) : rows.size() + " rows");
         if (round >= warmups) {
           wall.get(name).add(ms);
           cpu.get(name).add(cpuMs);
         }
-        Row first = results.putIfAbsent(name, row);
-        Row reference = results.values().iterator().next();
-        if (row.getLong(0) != reference.getLong(0) || !row.get(1).equals(reference.get(1))
-            || (first != null && !first.equals(row))) {
-          mismatches.add(title + ": " + name + " " + row + " vs " + reference);
+        List<Row> first = results.putIfAbsent(name, rows);
+        List<Row> reference = results.values().iterator().next();
+        if (!agreed.apply(rows).equals(agreed.apply(reference)) || (first != null && !first.equals(rows))) {
+          mismatches.add(title + ": " + name + " " + rows + " vs " + reference);
         }
       }
     }
@@ -157,8 +236,10 @@ class SparkReadBenchmark {
       report.line("");
       report.line("### " + title);
       report.line("");
-      Row r = results.get(subject);
-      report.format("rows: %d; Spark input partitions: %s", r.getLong(0), partitions);
+      List<Row> r = results.get(subject);
+      report.format("rows: %s; Spark input partitions: %s",
+          r.size() == 1 && r.get(0).schema().fieldNames()[0].equals("n") ? r.get(0).getLong(0) : r.size() + " groups",
+          partitions);
       report.line("");
       report.line("| reader | wall ms: median | min–max | spread | process CPU ms: median | min–max | spread |");
       report.line("|---|---:|---:|---:|---:|---:|---:|");
@@ -181,9 +262,9 @@ class SparkReadBenchmark {
             wall.get(subject).median() / wall.get(other).median(), pairedWall.median(), pairedWall.min(), pairedWall.max(),
             cpu.get(subject).median() / cpu.get(other).median(), pairedCpu.median(), pairedCpu.min(), pairedCpu.max());
       }
-      Row theirs = results.get(baseline);
-      if (!r.get(2).equals(theirs.get(2))) {
-        report.format("- note: meta-column checksum differs from %s (%s vs %s)", baseline, r.get(2), theirs.get(2));
+      List<Row> theirs = results.get(baseline);
+      if (!r.equals(theirs)) {
+        report.format("- note: results differ from %s beyond what must agree (%s vs %s)", baseline, r, theirs);
       }
     }
   }

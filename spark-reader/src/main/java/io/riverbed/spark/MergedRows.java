@@ -14,7 +14,6 @@ import java.util.Set;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.spark.sql.catalyst.InternalRow;
-import org.apache.spark.sql.connector.read.PartitionReader;
 
 /**
  * Rows of a split through the core's split reader: base and log records merged by the table's
@@ -22,40 +21,27 @@ import org.apache.spark.sql.connector.read.PartitionReader;
  * read only the needed columns with the pushed filters. Avro records become rows of the scan's
  * read schema.
  */
-final class MergedRows implements PartitionReader<InternalRow> {
-  private final CloseableIterator<GenericRecord> records;
+final class MergedRows extends RecordIteratorReader<GenericRecord> {
   private final List<String> columns;
   private final Map<Schema, AvroRowConverter> converters = new IdentityHashMap<>();
-  private InternalRow current;
 
   MergedRows(ReadContext context, SliceSplit split) {
+    super(records(context, split));
     this.columns = Arrays.asList(context.readSchema.fieldNames());
-    Set<String> needed = new HashSet<>(columns);
+  }
+
+  private static CloseableIterator<GenericRecord> records(ReadContext context, SliceSplit split) {
+    Set<String> needed = new HashSet<>(Arrays.asList(context.readSchema.fieldNames()));
     if (split.incremental()) {
       needed.add(MetaFields.COMMIT_TIME);
     }
     Schema projection = TableSchemas.projection(context.avroSchema(), needed);
-    this.records = context.splitReader().read(split.toSplit(), Optional.of(projection),
+    return context.splitReader().read(split.toSplit(), Optional.of(projection),
         fileSchema -> ParquetPredicates.of(context.filters, fileSchema));
   }
 
   @Override
-  public boolean next() {
-    if (!records.hasNext()) {
-      return false;
-    }
-    GenericRecord r = records.next();
-    current = converters.computeIfAbsent(r.getSchema(), s -> AvroRowConverter.of(s, columns)).apply(r);
-    return true;
-  }
-
-  @Override
-  public InternalRow get() {
-    return current;
-  }
-
-  @Override
-  public void close() {
-    records.close();
+  InternalRow toRow(GenericRecord r) {
+    return converters.computeIfAbsent(r.getSchema(), s -> AvroRowConverter.of(s, columns)).apply(r);
   }
 }

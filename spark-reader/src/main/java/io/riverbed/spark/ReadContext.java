@@ -33,7 +33,8 @@ final class ReadContext implements Serializable {
   final boolean columnar;
 
   private transient SplitReader splitReader;
-  private transient Map<Optional<FilterPredicate>, Configuration> vectorizedConfs;
+  private transient Map<ConfKey, Configuration> vectorizedConfs;
+  private transient MergeColumns mergeColumns;
 
   ReadContext(LoadedTable table, Broadcast<SerializableConfiguration> conf, StructType readSchema, Filter[] filters,
       VectorizedSettings vectorized, boolean columnar) {
@@ -56,17 +57,36 @@ final class ReadContext implements Serializable {
   }
 
   /**
-   * The Hadoop configuration the vectorized reader reads base files with, carrying
-   * {@code predicate}; built once per task and predicate (files of one schema share it), not per
-   * file.
+   * True if {@code split}, a snapshot slice with logs over a base file, is merged in Spark rows
+   * from a vectorized read of its base file ({@link VectorizedMergedSlice}).
    */
-  synchronized Configuration vectorizedConf(Optional<FilterPredicate> predicate) {
+  boolean mergesVectorized(SliceSplit split) {
+    return !split.baseOnly() && split.baseFile() != null && !split.incremental() && mergeColumns().vectorizable();
+  }
+
+  /** The columns a merged slice's base file is read with, and where the merge finds key and ordering value. */
+  synchronized MergeColumns mergeColumns() {
+    if (mergeColumns == null) {
+      SplitReader reader = splitReader();
+      mergeColumns = MergeColumns.of(readSchema, avroSchema(), reader.orderingField(), reader.mergeComparesBaseOrdering(),
+          vectorized);
+    }
+    return mergeColumns;
+  }
+
+  private record ConfKey(StructType schema, Optional<FilterPredicate> predicate) {}
+
+  /**
+   * The Hadoop configuration the vectorized reader reads base files of {@code schema} with,
+   * carrying {@code predicate}; built once per task, schema and predicate, not per file.
+   */
+  synchronized Configuration vectorizedConf(StructType schema, Optional<FilterPredicate> predicate) {
     if (vectorizedConfs == null) {
       vectorizedConfs = new HashMap<>();
     }
-    return vectorizedConfs.computeIfAbsent(predicate, p -> {
-      Configuration conf = VectorizedBaseFile.readConf(hadoopConf(), readSchema, vectorized);
-      p.ifPresent(f -> ParquetInputFormat.setFilterPredicate(conf, f));
+    return vectorizedConfs.computeIfAbsent(new ConfKey(schema, predicate), k -> {
+      Configuration conf = VectorizedBaseFile.readConf(hadoopConf(), k.schema(), vectorized);
+      k.predicate().ifPresent(f -> ParquetInputFormat.setFilterPredicate(conf, f));
       return conf;
     });
   }

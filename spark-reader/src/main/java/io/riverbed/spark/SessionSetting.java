@@ -20,8 +20,9 @@ public enum SessionSetting {
   LEAF_NODE_DEFAULT_PARALLELISM("spark.sql.leafNodeDefaultParallelism", "spark.default.parallelism",
       "Used when spark.sql.files.minPartitionNum is not set."),
   VECTORIZED_READER("spark.sql.parquet.enableVectorizedReader", "true",
-      "Base files read without logs are decoded by Spark's vectorized Parquet reader (false: row by row through "
-          + "parquet-avro, whole files only)."),
+      "Base files are decoded by Spark's vectorized Parquet reader: those read without logs, and those of snapshot "
+          + "slices with logs, merged with the logs in Spark rows (false: row by row through parquet-avro, whole files "
+          + "only)."),
   NESTED_VECTORIZED_READER("spark.sql.parquet.enableNestedColumnVectorizedReader", "true",
       "Struct columns go through the vectorized reader too (false: scans reading a struct read row by row)."),
   BATCH_SIZE("spark.sql.parquet.columnarReaderBatchSize", "4096", "Rows per vectorized batch."),

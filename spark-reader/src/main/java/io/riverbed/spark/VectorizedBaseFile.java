@@ -18,13 +18,15 @@ import org.apache.spark.sql.catalyst.expressions.GenericInternalRow;
 import org.apache.spark.sql.connector.read.PartitionReader;
 import org.apache.spark.sql.execution.datasources.parquet.ParquetReadSupport;
 import org.apache.spark.sql.execution.datasources.parquet.VectorizedParquetRecordReader;
+import org.apache.spark.sql.sources.Filter;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.sql.vectorized.ColumnarBatch;
 import scala.Option;
 
 /**
  * A base file decoded by Spark's {@link VectorizedParquetRecordReader} into columnar batches of
- * the scan's read schema, with the pushed filters as a Parquet predicate (row groups skipped by
+ * a schema (the scan's read schema, or for a merge that and the columns the merge needs), with the
+ * pushed filters as a Parquet predicate when asked (row groups skipped by
  * statistics and dictionaries, pages by column indexes). Files written by parquet-avro carry no
  * Spark metadata, so dates and timestamps are read as written (CORRECTED, no rebasing). A file
  * written before a column was widened is read in its own types and promoted ({@link WidenedColumns}).
@@ -34,12 +36,21 @@ final class VectorizedBaseFile implements PartitionReader<ColumnarBatch> {
 
   private final ReadContext context;
   private final SliceSplit split;
+  private final StructType schema;
+  private final Filter[] filters;
   private VectorizedParquetRecordReader reader;
   private WidenedColumns widened;
 
-  VectorizedBaseFile(ReadContext context, SliceSplit split) {
+  /**
+   * @param schema the columns to decode (of the table's Spark schema)
+   * @param filters the pushed filters to skip row groups and pages by: all of the scan's for a
+   *     file whose rows no merge changes, only those a merge cannot turn for a merged one
+   */
+  VectorizedBaseFile(ReadContext context, SliceSplit split, StructType schema, Filter[] filters) {
     this.context = context;
     this.split = split;
+    this.schema = schema;
+    this.filters = filters;
   }
 
   /**
@@ -58,8 +69,9 @@ final class VectorizedBaseFile implements PartitionReader<ColumnarBatch> {
       } catch (IOException | RuntimeException e) {
         throw new CorruptFileException("cannot read parquet footer of base file " + file + ": " + e.getMessage(), e);
       }
-      Configuration conf = context.vectorizedConf(ParquetPredicates.of(context.filters, footer.getFileMetaData().getSchema()));
-      widened = WidenedColumns.of(context.readSchema, footer.getFileMetaData().getSchema(),
+      Configuration conf = context.vectorizedConf(schema,
+          ParquetPredicates.of(filters, footer.getFileMetaData().getSchema()));
+      widened = WidenedColumns.of(schema, footer.getFileMetaData().getSchema(),
           context.vectorized.caseSensitive());
       if (widened != null) {
         conf = new Configuration(conf);

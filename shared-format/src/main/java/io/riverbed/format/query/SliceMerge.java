@@ -93,6 +93,19 @@ final class SliceMerge {
     return committedWrites;
   }
 
+  /** True iff a base record's ordering value takes part in its merge with a log record. */
+  boolean comparesBaseOrdering() {
+    return mergeRule.comparesBaseOrdering(orderingField);
+  }
+
+  /**
+   * What a key shows once its base record, represented by its ordering value, meets its merged
+   * log record ({@code null} for a delete-block entry).
+   */
+  PayloadMergeRule.BaseMergeOutcome outcomeWithBase(String key, Comparable<?> persisted, GenericRecord logRecord) {
+    return mergeRule.outcomeWithBase(key, persisted, logRecord, orderingField);
+  }
+
   /** The record a key shows once its base record meets its merged log entry; empty if deleted. */
   Optional<GenericRecord> combine(String key, GenericRecord baseRecord, LogEntry entry) {
     GenericRecord logRecord = entry instanceof LogEntry.Upsert u ? u.record() : null;

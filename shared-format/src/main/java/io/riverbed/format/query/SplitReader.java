@@ -6,18 +6,15 @@ import io.riverbed.format.base.CloseableIterator;
 import io.riverbed.format.base.LookAheadIterator;
 import io.riverbed.format.file.BaseFile;
 import io.riverbed.format.file.FileSlice;
-import io.riverbed.format.log.LogEntry;
 import io.riverbed.format.log.MergedLogRecords;
 import io.riverbed.format.record.MetaFields;
+import io.riverbed.format.record.OrderingValues;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.InstantRange;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.apache.avro.Schema;
@@ -118,7 +115,7 @@ public final class SplitReader {
       FilterCompat.Filter filter = baseFileFilter.apply(reader.parquetSchema()).map(FilterCompat::get).orElse(FilterCompat.NOOP);
       return filtered(reader.records(readSchema, filter), inRange);
     }
-    return filtered(new MergedSlice(slice, scanLogs(split), split.range()), inRange);
+    return filtered(mergedSlice(slice, scanLogs(split), split.range()), inRange);
   }
 
   private MergedLogRecords scanLogs(Split split) {
@@ -161,68 +158,74 @@ public final class SplitReader {
     };
   }
 
-  /** Base records merged with their log entries, then the log-only records. */
-  private final class MergedSlice extends LookAheadIterator<GenericRecord> {
-    private final MergedLogRecords logs;
-    private final CloseableIterator<GenericRecord> base;
-    private final Set<String> mergedKeys = new HashSet<>();
-    private Iterator<LogEntry> logOnly;
-
-    /**
-     * @param range an incremental read's range: base row groups and pages whose commit-time
-     *     statistics lie outside it are skipped before merging, as Hudi's reader skips them (so a
-     *     log record that lost to a base record of such a group is returned as the change)
-     */
-    MergedSlice(FileSlice slice, MergedLogRecords logs, Optional<InstantRange> range) {
-      this.logs = logs;
-      FilterCompat.Filter filter = range.map(SplitReader::commitTimeFilter).orElse(FilterCompat.NOOP);
-      this.base = slice.baseFile()
+  /**
+   * Base records merged with their log entries, then the log-only records. An incremental read's
+   * base row groups and pages whose commit-time statistics lie outside its range are skipped
+   * before merging, as Hudi's reader skips them (so a log record that lost to a base record of
+   * such a group is returned as the change).
+   */
+  private CloseableIterator<GenericRecord> mergedSlice(FileSlice slice, MergedLogRecords logs, Optional<InstantRange> range) {
+    FilterCompat.Filter filter = range.map(SplitReader::commitTimeFilter).orElse(FilterCompat.NOOP);
+    CloseableIterator<GenericRecord> base;
+    try {
+      base = slice.baseFile()
           .map(b -> BaseFileReader.recordsInMatchingRowGroups(table.fs().getConf(), b.path(), tableSchema, filter))
           .orElseGet(SplitReader::emptyIterator);
+    } catch (RuntimeException e) {
+      logs.close();
+      throw e;
     }
+    return new MergedBaseRows<>(merge, logs, base, avroRows(merge.orderingField()), r -> r);
+  }
 
-    @Override
-    protected GenericRecord computeNext() {
-      while (base.hasNext()) {
-        GenericRecord merged = mergeWithBase(base.next());
-        if (merged != null) {
-          return merged;
-        }
+  private static BaseRowAccess<GenericRecord> avroRows(String orderingField) {
+    return new BaseRowAccess<>() {
+      @Override
+      public String recordKey(GenericRecord row) {
+        Object key = row.get(MetaFields.RECORD_KEY);
+        return key == null ? null : key.toString();
       }
-      if (logOnly == null) {
-        logOnly = logs.iterator();
-      }
-      while (logOnly.hasNext()) {
-        LogEntry entry = logOnly.next();
-        if (!entry.isDelete() && !mergedKeys.contains(entry.recordKey()) && entry instanceof LogEntry.Upsert u) {
-          return u.record();
-        }
-      }
-      return null;
-    }
 
-    private GenericRecord mergeWithBase(GenericRecord baseRecord) {
-      Object keyValue = baseRecord.get(MetaFields.RECORD_KEY);
-      if (keyValue == null) {
-        throw new TableException("record without " + MetaFields.RECORD_KEY + " in a base file of " + table.basePath());
+      @Override
+      public Comparable<?> orderingValue(GenericRecord row) {
+        return OrderingValues.ofRecordForCombine(row, orderingField, recordKey(row));
       }
-      String key = keyValue.toString();
-      Optional<LogEntry> entry = logs.get(key);
-      if (entry.isEmpty()) {
-        return baseRecord;
-      }
-      mergedKeys.add(key);
-      return merge.combine(key, baseRecord, entry.get()).orElse(null);
-    }
+    };
+  }
 
-    @Override
-    public void close() {
-      try {
-        base.close();
-      } finally {
-        logs.close();
-      }
+  /**
+   * A snapshot split with logs merged in an engine's own row form: {@code baseRows} are the
+   * slice's base file as the engine read it (every row, unfiltered: a log record may change a
+   * row so that it passes a filter), {@code fromLog} turns a winning log record into a row.
+   * Rows come out in the same order and with the same merge outcomes as {@link #read}.
+   *
+   * @param baseRows closed with the result; empty for a slice without a base file
+   */
+  public <R> CloseableIterator<R> mergeRows(Split split, CloseableIterator<R> baseRows, BaseRowAccess<R> access,
+      Function<GenericRecord, R> fromLog) {
+    if (split.range().isPresent() || split.slice().logFiles().isEmpty()) {
+      baseRows.close();
+      throw new TableException("split of file group " + split.slice().fileGroupId() + " in " + table.basePath()
+          + ": only snapshot splits with logs are merged in an engine's row form");
     }
+    MergedLogRecords logs;
+    try {
+      logs = scanLogs(split);
+    } catch (RuntimeException e) {
+      baseRows.close();
+      throw e;
+    }
+    return new MergedBaseRows<>(merge, logs, baseRows, access, fromLog);
+  }
+
+  /** The table's ordering field, if it has one in the read schema. */
+  public Optional<String> orderingField() {
+    return Optional.ofNullable(merge.orderingField());
+  }
+
+  /** True iff merging a base row with a log record reads the base row's ordering value. */
+  public boolean mergeComparesBaseOrdering() {
+    return merge.comparesBaseOrdering();
   }
 
   private static CloseableIterator<GenericRecord> emptyIterator() {

@@ -92,6 +92,16 @@ public enum PayloadMergeRule {
         && OrderingValues.compare(existingOrdering, deleteOrdering) > 0;
   }
 
+  /** What a key shows once its base record meets its merged log entry. */
+  public enum BaseMergeOutcome {
+    /** The base record stands. */
+    BASE,
+    /** The log record replaces it. */
+    LOG,
+    /** The key is deleted. */
+    DELETED
+  }
+
   /**
    * (c) {@code log.combineAndGetUpdateValue(base)}: the record to emit for a key that has a base
    * record and a merged log entry, or empty if the key is deleted.
@@ -104,11 +114,37 @@ public enum PayloadMergeRule {
    */
   public Optional<GenericRecord> combineWithBase(
       String recordKey, GenericRecord base, GenericRecord logRecord, String orderingField) {
+    Comparable<?> persisted = logRecord != null && comparesBaseOrdering(orderingField)
+        ? OrderingValues.ofRecordForCombine(base, orderingField, recordKey) : null;
+    return switch (outcomeWithBase(recordKey, persisted, logRecord, orderingField)) {
+      case BASE -> Optional.of(base);
+      case LOG -> Optional.of(logRecord);
+      case DELETED -> Optional.empty();
+    };
+  }
+
+  /**
+   * True iff {@link #outcomeWithBase} needs the base record's ordering value: event-time payloads
+   * on a table with an ordering field. Otherwise the log entry alone decides.
+   */
+  public boolean comparesBaseOrdering(String orderingField) {
+    return orderingAgainstBase && orderingField != null;
+  }
+
+  /**
+   * (c) as {@link #combineWithBase}, for engines that read base rows in their own form: the base
+   * record is represented by its ordering value alone.
+   *
+   * @param persisted the base record's ordering value as {@link OrderingValues#ofRecordForCombine}
+   *     gives it ({@code null} if absent or null; ignored unless {@link #comparesBaseOrdering})
+   * @param logRecord the merged log record, or {@code null} for a delete-block marker
+   */
+  public BaseMergeOutcome outcomeWithBase(String recordKey, Comparable<?> persisted, GenericRecord logRecord,
+      String orderingField) {
     if (logRecord == null) {
-      return Optional.empty();
+      return BaseMergeOutcome.DELETED;
     }
-    if (orderingAgainstBase && orderingField != null) {
-      Comparable<?> persisted = OrderingValues.ofRecordForCombine(base, orderingField, recordKey);
+    if (comparesBaseOrdering(orderingField)) {
       if (persisted instanceof CharSequence chars && !(persisted instanceof String)) {
         // a stored string compares as a String, however the base file was read (Utf8 for a rewrite)
         persisted = chars.toString();
@@ -120,11 +156,11 @@ public enum PayloadMergeRule {
               + "' is missing or null in the log record with key '" + recordKey + "'");
         }
         if (OrderingValues.compare(persisted, incoming) > 0) {
-          return Optional.of(base);
+          return BaseMergeOutcome.BASE;
         }
       }
     }
-    return isDeleteRecord(logRecord) ? Optional.empty() : Optional.of(logRecord);
+    return isDeleteRecord(logRecord) ? BaseMergeOutcome.DELETED : BaseMergeOutcome.LOG;
   }
 
   /** True if the record says it is deleted: {@code _hoodie_is_deleted = true} or {@code _hoodie_operation = "D"}. */
