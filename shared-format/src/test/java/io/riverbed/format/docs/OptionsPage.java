@@ -97,7 +97,11 @@ public final class OptionsPage {
     boolean code = false;
     for (char ch : cell.toCharArray()) {
       code ^= ch == '`';
-      out.append(ch == '<' && !code ? "&lt;" : String.valueOf(ch));
+      if (ch == '<' && !code) {
+        out.append("&lt;");
+      } else {
+        out.append(ch);
+      }
     }
     return out.toString();
   }

@@ -15,7 +15,6 @@ import java.io.OutputStream;
 import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import org.apache.spark.serializer.DeserializationStream;
 import org.apache.spark.serializer.SerializationStream;
 import org.apache.spark.serializer.Serializer;
@@ -56,9 +55,7 @@ final class ChangeShuffleSerializer extends Serializer implements Serializable {
       out.writeByte(NULL);
     } else if (value instanceof String s) {
       out.writeByte(STRING);
-      byte[] utf8 = s.getBytes(StandardCharsets.UTF_8);
-      out.writeInt(utf8.length);
-      out.write(utf8);
+      EncodedChange.writeString(out, s);
     } else if (value instanceof Integer i) {
       out.writeByte(INTEGER);
       out.writeInt(i);
@@ -78,11 +75,7 @@ final class ChangeShuffleSerializer extends Serializer implements Serializable {
     byte tag = in.readByte();
     return switch (tag) {
       case NULL -> null;
-      case STRING -> {
-        byte[] utf8 = new byte[in.readInt()];
-        in.readFully(utf8);
-        yield new String(utf8, StandardCharsets.UTF_8);
-      }
+      case STRING -> EncodedChange.readString(in);
       case INTEGER -> in.readInt();
       case CHANGE -> EncodedChange.readFrom(in);
       case ROUTED -> TaskWrite.Routed.readFrom(in);

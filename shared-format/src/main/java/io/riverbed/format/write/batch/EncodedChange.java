@@ -82,12 +82,16 @@ public final class EncodedChange implements Serializable {
     return new EncodedChange(readString(in), readString(in), readBytes(in), readBytes(in), in.readLong());
   }
 
-  /** A string, null allowed, as its UTF-8 bytes after their length (-1: null). */
-  static void writeString(DataOutput out, String value) throws IOException {
+  /**
+   * A string, null allowed, as the binary form writes one: its UTF-8 bytes after their length
+   * (-1: null), with no limit on the length.
+   */
+  public static void writeString(DataOutput out, String value) throws IOException {
     writeBytes(out, value == null ? null : value.getBytes(StandardCharsets.UTF_8));
   }
 
-  static String readString(DataInput in) throws IOException {
+  /** Reads a string {@link #writeString} wrote. */
+  public static String readString(DataInput in) throws IOException {
     byte[] bytes = readBytes(in);
     return bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
   }
