@@ -64,6 +64,17 @@ public final class HeapWatcher implements AutoCloseable {
     return w;
   }
 
+  /**
+   * Starts watching and forces a full collection every {@code everyMillis}: the peak after GC is
+   * then the live set's high-water mark at that granularity (for untimed memory probes only; the
+   * collections cost time).
+   */
+  public static HeapWatcher startForcingCollections(long everyMillis) {
+    HeapWatcher w = start();
+    w.sampler.scheduleAtFixedRate(System::gc, everyMillis, everyMillis, TimeUnit.MILLISECONDS);
+    return w;
+  }
+
   private void onGc(Notification n, Object handback) {
     if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
       return;

@@ -82,10 +82,10 @@ class SparkWriteBenchmark {
     BenchFiles.deleteRecursively(work);
     List<Case> cases = CASES.stream().filter(c -> only.isEmpty() || only.contains(c.id())).toList();
     List<Writer> writers = new ArrayList<>(List.of(
-        new Writer(RIVERBED, SparkReadBenchmark.RIVERBED, Map.of()),
-        new Writer(HUDI, SparkReadBenchmark.HUDI, Map.of())));
+        new Writer(RIVERBED, SparkReadRun.RIVERBED, Map.of()),
+        new Writer(HUDI, SparkReadRun.HUDI, Map.of())));
     if (hudiMetadataOff) {
-      writers.add(new Writer(HUDI_NO_METADATA, SparkReadBenchmark.HUDI, Map.of("hoodie.metadata.enable", "false")));
+      writers.add(new Writer(HUDI_NO_METADATA, SparkReadRun.HUDI, Map.of("hoodie.metadata.enable", "false")));
     }
     Map<String, Map<String, Measured>> results = new LinkedHashMap<>();
     for (Case c : cases) {
@@ -95,7 +95,7 @@ class SparkWriteBenchmark {
     }
     List<String> mismatches = new ArrayList<>();
     long t0 = System.nanoTime();
-    try (SparkSession spark = SparkReadBenchmark.session(work.resolve("scratch"), "riverbed-bench-spark-write")) {
+    try (SparkSession spark = SparkReadRun.session(work.resolve("scratch"), "riverbed-bench-spark-write")) {
       report.format("- Spark %s, Apache Hudi 0.15.0 bundle, local[2], %d records, %d partitions "
               + "(region,country,city), shuffle parallelism %d, 1 warm-up round at %d records + %d recorded rounds",
           spark.version(), records, Trips.PARTITIONS, parallelism, records / 10, rounds);
@@ -162,7 +162,7 @@ class SparkWriteBenchmark {
           }
         }
         Row expected = c.intoExisting() ? workload.expectedAfterUpsert : workload.expectedNew;
-        Row actual = contents(SparkReadBenchmark.snapshot(spark, SparkReadBenchmark.RIVERBED, table));
+        Row actual = contents(SparkReadRun.snapshot(spark, SparkReadRun.RIVERBED, table));
         System.out.printf(Locale.ROOT, "[bench] %s | %s | %s | wall %.1f s | cpu %.1f s | load %.1f | %s (expected %s)%n",
             label, c.id(), w.name(), seconds, cpuSeconds, Report.loadAverage(), actual, expected);
         if (!actual.equals(expected)) {
@@ -275,7 +275,7 @@ class SparkWriteBenchmark {
       changeCount = changes.count();
       expectedNew = contents(rows);
       expectedAfterUpsert = contents(Trips.generate(spark, 0, size, "pmod(id, 10) <> 0").union(changes));
-      Writer hudi = new Writer(HUDI, SparkReadBenchmark.HUDI, Map.of());
+      Writer hudi = new Writer(HUDI, SparkReadRun.HUDI, Map.of());
       for (String type : cases.stream().filter(Case::intoExisting).map(Case::tableType).distinct().toList()) {
         Path base = root.resolve("existing-" + type.toLowerCase(Locale.ROOT));
         write(rows, base, hudi, type, "bulk_insert");
