@@ -85,7 +85,8 @@ class ChangelogDeletesSqlTest {
 
     writeChangelog(table, tableType, index, delete("o1"), delete("o3"));
 
-    assertThat(WriteJobEndToEndTest.completedCommits(table)).hasSize(commitsBefore + 1);
+    // one commit per checkpoint the job took: a busy machine can fit one between the two deletes
+    assertThat(WriteJobEndToEndTest.completedCommits(table)).hasSizeGreaterThan(commitsBefore);
     assertThat(WriteJobEndToEndTest.snapshot(table)).containsExactlyEntriesOf(Map.of("o2", "20.0|1|eu"));
   }
 
