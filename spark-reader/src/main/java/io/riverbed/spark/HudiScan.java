@@ -1,6 +1,8 @@
 package io.riverbed.spark;
 
 import io.riverbed.format.query.Split;
+import io.riverbed.format.query.SplitReader;
+import io.riverbed.format.timeline.CommittedLogWrites;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -29,6 +31,7 @@ public final class HudiScan implements Scan, Batch, SupportsReportStatistics {
   private final StructType readSchema;
   private final Filter[] pushed;
   private final List<Filter> partitionFilters;
+  private final List<Split> keptSplits;
   private final List<SliceSplit> splits;
   private final List<SplitPartition> partitions;
   private final int planned;
@@ -41,14 +44,15 @@ public final class HudiScan implements Scan, Batch, SupportsReportStatistics {
     this.pushed = pushed;
     this.partitionFilters = partitionFilters;
     PartitionPruner pruner = PartitionPruner.of(table.table().config());
-    List<SliceSplit> kept = new ArrayList<>();
+    List<Split> kept = new ArrayList<>();
     List<Split> planned = table.plan().splits();
     for (Split s : planned) {
       if (table.location().includesPartition(s.slice().partitionPath()) && pruner.mayMatch(s.slice().partitionPath(), partitionFilters)) {
-        kept.add(SliceSplit.of(s));
+        kept.add(s);
       }
     }
-    this.splits = List.copyOf(kept);
+    this.keptSplits = List.copyOf(kept);
+    this.splits = kept.stream().map(SliceSplit::of).toList();
     this.planned = planned.size();
     SparkSession spark = SparkSession.active();
     this.vectorized = VectorizedSettings.fromSession(spark.sessionState().conf());
@@ -120,7 +124,9 @@ public final class HudiScan implements Scan, Batch, SupportsReportStatistics {
     SparkSession spark = SparkSession.active();
     var conf = JavaSparkContext.fromSparkContext(spark.sparkContext())
         .broadcast(new SerializableConfiguration(table.options().hadoopConf(spark.sessionState().newHadoopConf())));
-    return new SplitReaderFactory(new ReadContext(table, conf, readSchema, pushed, vectorized, columnar));
+    // read once here, not by every task: what the plan's instants committed into the logs read
+    CommittedLogWrites logWrites = SplitReader.committedWritesFor(table.plan(), keptSplits);
+    return new SplitReaderFactory(new ReadContext(table, conf, readSchema, pushed, vectorized, columnar, logWrites));
   }
 
   /** The file slices read, for tests. */

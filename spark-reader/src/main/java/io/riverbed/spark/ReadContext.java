@@ -2,6 +2,7 @@ package io.riverbed.spark;
 
 import io.riverbed.format.query.ReadSettings;
 import io.riverbed.format.query.SplitReader;
+import io.riverbed.format.timeline.CommittedLogWrites;
 import java.io.Serializable;
 import java.util.HashMap;
 import java.util.Map;
@@ -17,8 +18,9 @@ import org.apache.spark.util.SerializableConfiguration;
 
 /**
  * What every split reader of one scan shares, in a form that ships to executors: the table's base
- * path, the Hadoop configuration (broadcast), the plan without its splits ({@link ShippedPlan})
- * and how to read. Executors rebuild the core's {@link SplitReader} from it once per task.
+ * path, the Hadoop configuration (broadcast), the plan without its splits ({@link ShippedPlan}),
+ * what the plan's instants committed into the log files read (loaded once on the driver) and how
+ * to read. Executors rebuild the core's {@link SplitReader} from it once per task.
  */
 final class ReadContext implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -31,13 +33,14 @@ final class ReadContext implements Serializable {
   final Filter[] filters;
   final VectorizedSettings vectorized;
   final boolean columnar;
+  private final CommittedLogWrites logWrites;
 
   private transient SplitReader splitReader;
   private transient Map<ConfKey, Configuration> vectorizedConfs;
   private transient MergeColumns mergeColumns;
 
   ReadContext(LoadedTable table, Broadcast<SerializableConfiguration> conf, StructType readSchema, Filter[] filters,
-      VectorizedSettings vectorized, boolean columnar) {
+      VectorizedSettings vectorized, boolean columnar, CommittedLogWrites logWrites) {
     this.basePath = table.table().basePath().toString();
     this.conf = conf;
     this.plan = new ShippedPlan(table.plan(), table.avroSchema());
@@ -46,6 +49,7 @@ final class ReadContext implements Serializable {
     this.filters = filters;
     this.vectorized = vectorized;
     this.columnar = columnar;
+    this.logWrites = logWrites;
   }
 
   Configuration hadoopConf() {
@@ -97,7 +101,7 @@ final class ReadContext implements Serializable {
 
   synchronized SplitReader splitReader() {
     if (splitReader == null) {
-      splitReader = SplitReader.of(plan.rebuild(hadoopConf()), ReadSettings.fromOptions(options));
+      splitReader = SplitReader.of(plan.rebuild(hadoopConf()), ReadSettings.fromOptions(options), logWrites);
     }
     return splitReader;
   }

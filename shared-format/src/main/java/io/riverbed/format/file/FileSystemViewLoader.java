@@ -30,12 +30,11 @@ import org.apache.hadoop.fs.Path;
 public final class FileSystemViewLoader {
   private FileSystemViewLoader() {}
 
-  /** A view over every file in every partition of the table. */
+  /** A view over every file in every partition of the table, listed once. */
   public static FileSystemView load(Table table, Timeline activeTimeline) {
     Map<String, List<FileStatus>> files = new LinkedHashMap<>();
-    for (String partition : table.listPartitions()) {
-      files.put(partition, listDataFiles(table, partition));
-    }
+    table.listPartitionFiles().forEach((partition, all) ->
+        files.put(partition, all.stream().filter(FileSystemViewLoader::isDataFile).toList()));
     return fromFiles(table, activeTimeline, files);
   }
 
@@ -60,8 +59,7 @@ public final class FileSystemViewLoader {
     try {
       List<FileStatus> out = new ArrayList<>();
       for (FileStatus st : table.fs().listStatus(folder)) {
-        String name = st.getPath().getName();
-        if (st.isFile() && (FileNames.isBaseFile(name) || FileNames.isLogFile(name))) {
+        if (isDataFile(st)) {
           out.add(st);
         }
       }
@@ -71,6 +69,11 @@ public final class FileSystemViewLoader {
     } catch (IOException e) {
       throw new TableException("cannot list partition " + folder, e);
     }
+  }
+
+  private static boolean isDataFile(FileStatus st) {
+    String name = st.getPath().getName();
+    return st.isFile() && (FileNames.isBaseFile(name) || FileNames.isLogFile(name));
   }
 
   /**

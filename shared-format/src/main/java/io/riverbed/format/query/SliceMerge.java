@@ -11,10 +11,13 @@ import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.CommittedLogWrites;
 import io.riverbed.format.timeline.InstantCommittedPredicate;
 import io.riverbed.format.timeline.Timeline;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.hadoop.fs.Path;
 
 /**
  * How the slices of one planned query are merged: which log blocks count (the plan's timeline),
@@ -28,11 +31,16 @@ final class SliceMerge {
   private final String orderingField;
   private final ReadSettings settings;
   private final Timeline timeline;
+  private final boolean writesGiven;
   private CommittedLogWrites committedWrites;
+  private String writesSince;
 
-  private SliceMerge(Table table, Schema tableSchema, Timeline timeline, ReadSettings settings) {
+  private SliceMerge(Table table, Schema tableSchema, Timeline timeline, ReadSettings settings,
+      Optional<CommittedLogWrites> writes) {
     this.table = table;
     this.timeline = timeline;
+    this.writesGiven = writes.isPresent();
+    this.committedWrites = writes.orElse(null);
     this.tableSchema = tableSchema;
     this.committed = InstantCommittedPredicate.of(timeline);
     this.mergeRule = PayloadMergeRule.forPayloadClass(table.config().payloadClass());
@@ -42,9 +50,39 @@ final class SliceMerge {
 
   /** The merge of {@code plan}'s slices; the plan must have a schema (a table with data). */
   static SliceMerge of(QueryPlan plan, ReadSettings settings) {
+    return of(plan, settings, Optional.empty());
+  }
+
+  /**
+   * The merge of {@code plan}'s slices; {@code writes}, when given, holds what the plan's instants
+   * committed into every log file of the slices read (loaded once for the query, {@link
+   * #committedWritesFor}), so this merge reads no commit metadata.
+   */
+  static SliceMerge of(QueryPlan plan, ReadSettings settings, Optional<CommittedLogWrites> writes) {
     Schema schema = plan.schema()
         .orElseThrow(() -> new TableException("table " + plan.table().basePath() + " has no schema yet"));
-    return new SliceMerge(plan.table(), schema, plan.activeTimeline(), settings);
+    return new SliceMerge(plan.table(), schema, plan.activeTimeline(), settings, writes);
+  }
+
+  /**
+   * What {@code plan}'s completed instants committed into the log files of {@code splits}: the
+   * commit metadata of the instants from the oldest of their base instants on, read once.
+   */
+  static CommittedLogWrites committedWritesFor(QueryPlan plan, List<Split> splits) {
+    List<Path> logs = new ArrayList<>();
+    String since = null;
+    for (Split split : splits) {
+      for (LogFile log : split.slice().logFiles()) {
+        logs.add(log.path());
+        since = since == null || log.baseInstant().compareTo(since) < 0 ? log.baseInstant() : since;
+      }
+    }
+    if (since == null) {
+      return CommittedLogWrites.none();
+    }
+    Table table = plan.table();
+    return CommittedLogWrites.loadSince(table.timelineStore(), plan.activeTimeline(), table.basePath(), since)
+        .restrictedTo(logs);
   }
 
   Table table() {
@@ -76,7 +114,7 @@ final class SliceMerge {
         .mergeRule(mergeRule)
         .memoryBudgetBytes(settings.maxMemoryForMergeBytes())
         .spillDirectory(settings.spillDirectory())
-        .committedWrites(committedWrites())
+        .committedWrites(committedWrites(split))
         .fileGroup(table.basePath().toString(), split.slice().fileGroupId().toString());
     for (LogFile log : split.slice().logFiles()) {
       builder.logFile(log.path(), log.length());
@@ -84,13 +122,21 @@ final class SliceMerge {
     return builder.build().scan();
   }
 
-  /** What the plan's completed instants committed into log files; read once, on the first slice with logs. */
-  private synchronized CommittedLogWrites committedWrites() {
-    if (committedWrites == null) {
-      committedWrites = CommittedLogWrites.load(table.timelineStore(), timeline,
-          table.basePath());
+  /**
+   * What the plan's completed instants committed into the split's log files: as given, or read
+   * from the instants since the oldest base instant of the slices read so far (a split with an
+   * older one reads the commit metadata again, from there).
+   */
+  private synchronized CommittedLogWrites committedWrites(Split split) {
+    if (writesGiven) {
+      return committedWrites;
     }
-    return committedWrites;
+    String since = split.slice().logFiles().stream().map(LogFile::baseInstant).min(String::compareTo).orElse(null);
+    if (since != null && (writesSince == null || since.compareTo(writesSince) < 0)) {
+      committedWrites = CommittedLogWrites.loadSince(table.timelineStore(), timeline, table.basePath(), since);
+      writesSince = since;
+    }
+    return committedWrites == null ? CommittedLogWrites.none() : committedWrites;
   }
 
   /** True iff a base record's ordering value takes part in its merge with a log record. */

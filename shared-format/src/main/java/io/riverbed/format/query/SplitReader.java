@@ -10,6 +10,7 @@ import io.riverbed.format.log.MergedLogRecords;
 import io.riverbed.format.record.MetaFields;
 import io.riverbed.format.record.OrderingValues;
 import io.riverbed.format.table.Table;
+import io.riverbed.format.timeline.CommittedLogWrites;
 import io.riverbed.format.timeline.InstantRange;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -47,6 +48,24 @@ public final class SplitReader {
   /** A reader for the splits of {@code plan}; the plan must have a schema (a table with data). */
   public static SplitReader of(QueryPlan plan, ReadSettings settings) {
     return new SplitReader(SliceMerge.of(plan, settings));
+  }
+
+  /**
+   * A reader for splits of {@code plan} whose log files' committed writes are {@code writes}
+   * ({@link #committedWritesFor}): it reads no commit metadata of its own.
+   */
+  public static SplitReader of(QueryPlan plan, ReadSettings settings, CommittedLogWrites writes) {
+    return new SplitReader(SliceMerge.of(plan, settings, Optional.of(writes)));
+  }
+
+  /**
+   * What {@code plan}'s completed instants committed into the log files of {@code splits}, read
+   * once where the query is planned, so that the readers of those splits, wherever they run, do not
+   * each read the timeline's commit metadata; only the instants from the splits' oldest log base
+   * instant on are read.
+   */
+  public static CommittedLogWrites committedWritesFor(QueryPlan plan, List<Split> splits) {
+    return SliceMerge.committedWritesFor(plan, splits);
   }
 
   public Schema tableSchema() {

@@ -7,6 +7,8 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -27,7 +29,9 @@ import org.apache.hadoop.fs.Path;
  *       put a marker in the base path of a partitioned table; values {@code 2024} and
  *       {@code 2024/06} nest one partition in another).
  * </ul>
- * Folders without a marker (and hidden folders without one below them) are skipped.
+ * Folders without a marker (and hidden folders without one below them) are skipped. The walk lists
+ * every partition folder, so it hands out the files it saw there too ({@link #listPartitionFiles}):
+ * a query's file view needs no second listing of each partition.
  */
 public final class PartitionDiscovery {
   private static final String META_FOLDER = ".hoodie";
@@ -43,7 +47,15 @@ public final class PartitionDiscovery {
    * @throws TableException naming the folder when a partition marker lies where no partition can be
    */
   public static List<String> listPartitions(FileSystem fs, Path basePath) {
-    var partitions = new ArrayList<String>();
+    return new ArrayList<>(listPartitionFiles(fs, basePath).keySet());
+  }
+
+  /**
+   * Every partition (sorted, as {@link #listPartitions}) with the files directly inside its folder,
+   * from the same listing.
+   */
+  public static Map<String, List<FileStatus>> listPartitionFiles(FileSystem fs, Path basePath) {
+    var partitions = new TreeMap<String, List<FileStatus>>();
     var queue = new ArrayDeque<Folder>();
     queue.add(new Folder("", null, null));
     try {
@@ -53,10 +65,12 @@ public final class PartitionDiscovery {
         FileStatus[] children = fs.listStatus(relative.isEmpty() ? basePath : new Path(basePath, relative));
         boolean isPartition = false;
         var subfolders = new ArrayList<String>();
+        var files = new ArrayList<FileStatus>();
         for (FileStatus child : children) {
           String name = child.getPath().getName();
-          if (child.isFile() && name.equals(PartitionMetadata.FILE_NAME)) {
-            isPartition = true;
+          if (child.isFile()) {
+            files.add(child);
+            isPartition |= name.equals(PartitionMetadata.FILE_NAME);
           } else if (child.isDirectory()) {
             subfolders.add(name);
           }
@@ -70,7 +84,7 @@ public final class PartitionDiscovery {
             throw misplaced(basePath, relative, "lies inside the partition "
                 + (folder.insidePartition().isEmpty() ? "'' (the base path)" : "'" + folder.insidePartition() + "'"));
           }
-          partitions.add(relative);
+          partitions.put(relative, List.copyOf(files));
         }
         Collections.sort(subfolders);
         String partition = isPartition ? relative : folder.insidePartition();
@@ -90,8 +104,7 @@ public final class PartitionDiscovery {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list partitions of table " + basePath, e);
     }
-    Collections.sort(partitions);
-    return partitions;
+    return Collections.unmodifiableMap(partitions);
   }
 
   private static TableException misplaced(Path basePath, String folder, String where) {

@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
@@ -170,6 +171,11 @@ public final class Table {
   /** All partitions, found by listing (folders holding a partition marker), sorted. */
   public List<String> listPartitions() {
     return PartitionDiscovery.listPartitions(fs, basePath);
+  }
+
+  /** All partitions, sorted, each with the files directly inside its folder, from one listing. */
+  public Map<String, List<FileStatus>> listPartitionFiles() {
+    return PartitionDiscovery.listPartitionFiles(fs, basePath);
   }
 
   /** The table with its config re-read from storage. */

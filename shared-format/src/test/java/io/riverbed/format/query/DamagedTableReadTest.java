@@ -19,6 +19,7 @@ import io.riverbed.format.table.Table;
 import io.riverbed.format.testing.TableReads;
 import io.riverbed.format.record.TableSchemas;
 import io.riverbed.format.timeline.Action;
+import io.riverbed.format.timeline.CommittedLogWrites;
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.timeline.TimelineStore;
@@ -244,5 +245,57 @@ class DamagedTableReadTest {
     Files.write(torn, Arrays.copyOf(block, block.length / 2));
 
     assertThat(TableReads.lines(table, QuerySpec.snapshot())).containsExactlyElementsOf(expectedSnapshot());
+  }
+
+  // ---- committed writes read once for a query ---------------------------------------------------
+
+  @Test
+  void committedWritesReadOnceForTheQueryAndShippedStillFailTheReadOfADamagedLog() throws Exception {
+    java.nio.file.Path log = chennaiLog("1_1-21-47");
+    truncate(log, 900);
+    QueryPlan plan = QueryPlanner.plan(table(), QuerySpec.snapshot());
+    CommittedLogWrites shipped = roundTrip(SplitReader.committedWritesFor(plan, plan.splits()));
+    SplitReader reader = SplitReader.of(plan, ReadSettings.defaults(), shipped);
+    Split chennai = plan.splits().stream()
+        .filter(s -> s.slice().fileGroupId().fileId().equals(CHENNAI_FILE_ID)).findFirst().orElseThrow();
+
+    CorruptLogBlockException e = catchThrowableOfType(() -> {
+      try (CloseableIterator<GenericRecord> it = reader.read(chennai, Optional.empty())) {
+        it.forEachRemaining(r -> { });
+      }
+    }, CorruptLogBlockException.class);
+
+    assertThat(e).isNotNull();
+    assertThat(e.logFile()).endsWith(log.getFileName().toString());
+    assertThat(e.instants()).containsExactly(UPSERT);
+  }
+
+  @Test
+  void committedWritesForSplitsHoldOnlyTheirLogFilesAndTheInstantsFromTheirBaseInstantOn() throws Exception {
+    Table table = table();
+    QueryPlan plan = QueryPlanner.plan(table, QuerySpec.snapshot());
+    Path chennaiLog = new Path(chennaiLog("1_1-21-47").toUri());
+    List<Split> chennai = plan.splits().stream()
+        .filter(s -> s.slice().fileGroupId().fileId().equals(CHENNAI_FILE_ID)).toList();
+    List<Split> others = plan.splits().stream().filter(s -> !chennai.contains(s)).toList();
+
+    assertThat(SplitReader.committedWritesFor(plan, chennai).of(chennaiLog))
+        .extracting(CommittedLogWrites.Write::instant).containsExactly(UPSERT);
+    assertThat(SplitReader.committedWritesFor(plan, others).of(chennaiLog)).isEmpty();
+    TimelineStore store = table.timelineStore();
+    assertThat(CommittedLogWrites.loadSince(store, plan.activeTimeline(), table.basePath(), "20261129140355136")
+        .of(chennaiLog)).isEmpty();
+    assertThat(CommittedLogWrites.loadSince(store, plan.activeTimeline(), table.basePath(), UPSERT)
+        .of(chennaiLog)).extracting(CommittedLogWrites.Write::instant).containsExactly(UPSERT);
+  }
+
+  private static CommittedLogWrites roundTrip(CommittedLogWrites writes) throws Exception {
+    var bytes = new java.io.ByteArrayOutputStream();
+    try (var out = new java.io.ObjectOutputStream(bytes)) {
+      out.writeObject(writes);
+    }
+    try (var in = new java.io.ObjectInputStream(new java.io.ByteArrayInputStream(bytes.toByteArray()))) {
+      return (CommittedLogWrites) in.readObject();
+    }
   }
 }

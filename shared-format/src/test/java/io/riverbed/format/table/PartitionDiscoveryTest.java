@@ -80,4 +80,20 @@ class PartitionDiscoveryTest {
     fs.mkdirs(new Path(table.basePath(), "dt=2024-01-01/empty"));
     assertThat(table.listPartitions()).containsExactly("dt=2024-01-01");
   }
+
+  @Test
+  void theFilesOfEveryPartitionComeFromTheSameListing() throws IOException {
+    marker("dt=2024-01-01");
+    marker("dt=2024-01-02");
+    fs.create(new Path(table.basePath(), "dt=2024-01-01/a.parquet")).close();
+    fs.create(new Path(table.basePath(), "dt=2024-01-01/sub/not-in-the-partition.parquet")).close();
+
+    var files = table.listPartitionFiles();
+
+    assertThat(files.keySet()).containsExactly("dt=2024-01-01", "dt=2024-01-02");
+    assertThat(files.get("dt=2024-01-01")).extracting(f -> f.getPath().getName())
+        .contains("a.parquet", PartitionMetadata.FILE_NAME).doesNotContain("not-in-the-partition.parquet", "sub");
+    assertThat(files.get("dt=2024-01-02")).extracting(f -> f.getPath().getName())
+        .contains(PartitionMetadata.FILE_NAME).doesNotContain("a.parquet");
+  }
 }
