@@ -212,15 +212,21 @@ public final class CompactionRunner implements TableOperation<CommitMetadata> {
     return Markers.of(table.fs(), table.metaPath(), instantTime);
   }
 
-  /** The merger of this compaction: the table schema and the committed log writes, read once. */
+  /**
+   * The merger of this compaction: the table schema and the committed log writes, read once; the
+   * writes only of the instants from the plan's oldest slice base instant on, the only ones that
+   * can have written into the logs it merges, so the cost does not grow with the timeline.
+   */
   private synchronized CompactionFileGroupMerger merger() {
     if (merger == null) {
       Timeline timeline = table.refreshTimeline();
       Schema schema = TableSchemas.removeMetaFields(TableSchemaResolver.resolve(table, timeline).orElseThrow(
           () -> new TableException("cannot compact " + instantTime + " in table " + table.basePath()
               + ": the table has no schema (no commit, create schema or data file names one)")));
+      String since = plan().operations().stream().map(CompactionOperation::baseInstantTime)
+          .filter(java.util.Objects::nonNull).min(String::compareTo).orElse("");
       merger = new CompactionFileGroupMerger(table, instantTime, schema, InstantCommittedPredicate.of(timeline),
-          CommittedLogWrites.load(table.timelineStore(), timeline, table.basePath()), options, markers());
+          CommittedLogWrites.loadSince(table.timelineStore(), timeline, table.basePath(), since), options, markers());
     }
     return merger;
   }
