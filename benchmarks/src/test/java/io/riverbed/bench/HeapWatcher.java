@@ -45,6 +45,8 @@ public final class HeapWatcher implements AutoCloseable {
     return t;
   });
 
+  private ScheduledExecutorService collector;
+
   private HeapWatcher() {
     for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
       if (gc instanceof NotificationEmitter emitter) {
@@ -65,13 +67,20 @@ public final class HeapWatcher implements AutoCloseable {
   }
 
   /**
-   * Starts watching and forces a full collection every {@code everyMillis}: the peak after GC is
-   * then the live set's high-water mark at that granularity (for untimed memory probes only; the
-   * collections cost time).
+   * Starts watching and forces a full collection {@code pauseMillis} after the end of the last
+   * one: the peak after GC is then the live set's high-water mark at about that granularity (for
+   * untimed memory probes only; the collections cost time, and a fixed pause between them, not a
+   * fixed rate, leaves the work between them its share of the CPU).
    */
-  public static HeapWatcher startForcingCollections(long everyMillis) {
+  public static HeapWatcher startForcingCollections(long pauseMillis) {
     HeapWatcher w = start();
-    w.sampler.scheduleAtFixedRate(System::gc, everyMillis, everyMillis, TimeUnit.MILLISECONDS);
+    ScheduledExecutorService collector = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "bench-heap-collector");
+      t.setDaemon(true);
+      return t;
+    });
+    collector.scheduleWithFixedDelay(System::gc, pauseMillis, pauseMillis, TimeUnit.MILLISECONDS);
+    w.collector = collector;
     return w;
   }
 
@@ -104,6 +113,9 @@ public final class HeapWatcher implements AutoCloseable {
   @Override
   public void close() {
     sampler.shutdownNow();
+    if (collector != null) {
+      collector.shutdownNow();
+    }
     for (NotificationEmitter e : emitters) {
       try {
         e.removeNotificationListener(listener);

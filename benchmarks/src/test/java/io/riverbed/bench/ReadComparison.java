@@ -18,13 +18,15 @@ import org.apache.spark.sql.SparkSession;
  * One query through several readers, timed (wall and process CPU) in alternating order, with the
  * bytes each read from the local file system; the query's rows are collected, and {@code agreed}
  * picks what of them every reader must return alike. With {@code probeLiveHeap} each reader also
- * runs the query once more, untimed, while a collection is forced every 100 ms, and the largest
+ * runs the query once more, untimed, while a full collection is forced 250 ms after the last one, and the largest
  * heap left after one is reported as its live heap high-water mark.
  */
 record ReadComparison(String title, Map<String, Function<SparkSession, Dataset<Row>>> readers, String subject,
     String baseline, Function<Dataset<Row>, Dataset<Row>> query, Function<List<Row>, Object> agreed,
     boolean probeLiveHeap, Map<String, Samples> wall, Map<String, Samples> cpu, Map<String, Samples> bytesRead,
     Map<String, Double> liveHeapMb, Map<String, List<Row>> results, Map<String, Integer> partitions) {
+
+  private static final long PROBE_PAUSE_MILLIS = 250;
 
   static final String META_COLUMNS = "_hoodie_commit_time, _hoodie_commit_seqno, _hoodie_record_key, "
       + "_hoodie_partition_path, _hoodie_file_name";
@@ -119,10 +121,10 @@ record ReadComparison(String title, Map<String, Function<SparkSession, Dataset<R
     }
   }
 
-  /** Each reader once more, untimed, with a full collection every 100 ms: the largest heap left after one. */
+  /** Each reader once more, untimed, with full collections 250 ms apart: the largest heap left after one. */
   private void probe(SparkSession spark) {
     for (var e : readers.entrySet()) {
-      try (HeapWatcher heap = HeapWatcher.startForcingCollections(100)) {
+      try (HeapWatcher heap = HeapWatcher.startForcingCollections(PROBE_PAUSE_MILLIS)) {
         query.apply(e.getValue().apply(spark)).collectAsList();
         liveHeapMb.put(e.getKey(), heap.peakAfterGcBytes() / 1e6);
       }
