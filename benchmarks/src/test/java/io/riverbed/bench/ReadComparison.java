@@ -27,6 +27,8 @@ record ReadComparison(String title, Map<String, Function<SparkSession, Dataset<R
     Map<String, Double> liveHeapMb, Map<String, List<Row>> results, Map<String, Integer> partitions) {
 
   private static final long PROBE_PAUSE_MILLIS = 250;
+  /** The probe's entry for the heap with no query running: the floor every reader's figure includes. */
+  private static final String AT_REST = "(no query: the session at rest)";
 
   static final String META_COLUMNS = "_hoodie_commit_time, _hoodie_commit_seqno, _hoodie_record_key, "
       + "_hoodie_partition_path, _hoodie_file_name";
@@ -123,6 +125,10 @@ record ReadComparison(String title, Map<String, Function<SparkSession, Dataset<R
 
   /** Each reader once more, untimed, with full collections 250 ms apart: the largest heap left after one. */
   private void probe(SparkSession spark) {
+    try (HeapWatcher idle = HeapWatcher.startForcingCollections(PROBE_PAUSE_MILLIS)) {
+      sleepMillis(4 * PROBE_PAUSE_MILLIS);
+      liveHeapMb.put(AT_REST, idle.peakAfterGcBytes() / 1e6);
+    }
     for (var e : readers.entrySet()) {
       try (HeapWatcher heap = HeapWatcher.startForcingCollections(PROBE_PAUSE_MILLIS)) {
         query.apply(e.getValue().apply(spark)).collectAsList();
@@ -130,6 +136,15 @@ record ReadComparison(String title, Map<String, Function<SparkSession, Dataset<R
       }
       System.out.printf(Locale.ROOT, "[bench] live heap probe | %s | %s | %.0f MB%n", title, e.getKey(),
           liveHeapMb.get(e.getKey()));
+    }
+  }
+
+  private static void sleepMillis(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while probing the heap at rest", e);
     }
   }
 
@@ -161,6 +176,9 @@ record ReadComparison(String title, Map<String, Function<SparkSession, Dataset<R
       report.format("| %s | %.0f | %.0f–%.0f | %.0f%% | %.0f | %.0f–%.0f | %.0f%% | %.1f |%s", name, w.median(), w.min(),
           w.max(), w.spread() * 100, c.median(), c.min(), c.max(), c.spread() * 100, bytesRead.get(name).median() / 1e6,
           liveHeapMb.isEmpty() ? "" : String.format(Locale.ROOT, " %.0f |", liveHeapMb.get(name)));
+    }
+    if (liveHeapMb.containsKey(AT_REST)) {
+      report.format("- live heap high-water with no query running (the session at rest): %.0f MB", liveHeapMb.get(AT_REST));
     }
     report.line("");
     for (String other : wall.keySet()) {
