@@ -28,6 +28,7 @@ import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.util.HadoopOutputFile;
 import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.MessageType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,7 +58,8 @@ public final class BaseFileWriter implements Closeable {
   private final FileSystem fs;
   private final Path path;
   private final Schema schema;
-  private final ParquetWriter<GenericRecord> writer;
+  private final MessageType parquetSchema;
+  private final ParquetWriter<Object> writer;
   private final FooterWriteSupport writeSupport;
   private final boolean trackKeys;
   /** Schema instances already found equal to {@link #schema}: a merge alternates the stored records' and the new ones'. */
@@ -66,11 +68,12 @@ public final class BaseFileWriter implements Closeable {
   private Result result;
   private boolean aborted;
 
-  private BaseFileWriter(FileSystem fs, Path path, Schema schema, ParquetWriter<GenericRecord> writer,
+  private BaseFileWriter(FileSystem fs, Path path, Schema schema, MessageType parquetSchema, ParquetWriter<Object> writer,
       FooterWriteSupport writeSupport, boolean trackKeys) {
     this.fs = fs;
     this.path = path;
     this.schema = schema;
+    this.parquetSchema = parquetSchema;
     this.writer = writer;
     this.writeSupport = writeSupport;
     this.trackKeys = trackKeys;
@@ -108,9 +111,9 @@ public final class BaseFileWriter implements Closeable {
         // costs the writer its lookups until Parquet falls back to plain values at the first page
         UNIQUE_META_FIELDS.forEach(field -> builder.withDictionaryEncoding(field, false));
       }
-      ParquetWriter<GenericRecord> writer = builder.build();
+      ParquetWriter<Object> writer = builder.build();
       LOG.debug("Opened base file {} ({}, {})", path, options.compression(), parquetSchema.getName());
-      return new BaseFileWriter(fs, path, schema, writer, writeSupport, options.populateMetaFields());
+      return new BaseFileWriter(fs, path, schema, parquetSchema, writer, writeSupport, options.populateMetaFields());
     } catch (IOException e) {
       throw new TableException("cannot create base file " + path + ": " + e.getMessage(), e);
     }
@@ -146,12 +149,35 @@ public final class BaseFileWriter implements Closeable {
 
   /** Writes {@code record}, indexing {@code recordKey} in the bloom filter and key range. */
   public void write(String recordKey, GenericRecord record) {
+    checkOpen();
+    checkSchema(record);
+    append(recordKey, record);
+  }
+
+  /**
+   * Writes the current row of {@code rows} as it was read, indexing {@code recordKey} in the bloom
+   * filter and key range: the same bytes as the Avro record of that row would give.
+   *
+   * @param rows rows opened for this file's {@link #parquetSchema}
+   */
+  public void copy(String recordKey, BaseFileRows rows) {
+    checkOpen();
+    if (rows.schema() != parquetSchema && !rows.schema().equals(parquetSchema)) {
+      throw new IllegalArgumentException("rows of schema " + rows.schema() + " cannot be copied into base file " + path
+          + " of schema " + parquetSchema);
+    }
+    append(recordKey, rows);
+  }
+
+  private void checkOpen() {
     if (result != null || aborted) {
       throw new IllegalStateException("base file " + path + " is already " + (aborted ? "aborted" : "finished"));
     }
-    checkSchema(record);
+  }
+
+  private void append(String recordKey, Object row) {
     try {
-      writer.write(record);
+      writer.write(row);
     } catch (IOException | RuntimeException e) {
       throw new TableException("cannot write record " + recordKey + " to base file " + path + ": " + e.getMessage(), e);
     }
@@ -181,6 +207,11 @@ public final class BaseFileWriter implements Closeable {
 
   public Schema schema() {
     return schema;
+  }
+
+  /** The file's Parquet schema, as parquet-avro converts {@link #schema()}. */
+  public MessageType parquetSchema() {
+    return parquetSchema;
   }
 
   public long recordCount() {
@@ -266,15 +297,34 @@ public final class BaseFileWriter implements Closeable {
     return model;
   }
 
-  /** parquet-avro's write support plus Hudi's footer entries. */
-  private static final class FooterWriteSupport extends AvroWriteSupport<GenericRecord> {
+  /**
+   * parquet-avro's write support plus Hudi's footer entries; it also writes copied rows
+   * ({@link BaseFileRows}) to the same record consumer, as the values they were read with.
+   */
+  private static final class FooterWriteSupport extends AvroWriteSupport<Object> {
     private final BloomFilter bloom;
+    private RecordConsumer consumer;
     private String minKey;
     private String maxKey;
 
     FooterWriteSupport(MessageType parquetSchema, Schema avroSchema, BloomFilter bloom) {
       super(parquetSchema, avroSchema, writeModel());
       this.bloom = bloom;
+    }
+
+    @Override
+    public void prepareForWrite(RecordConsumer recordConsumer) {
+      consumer = recordConsumer;
+      super.prepareForWrite(recordConsumer);
+    }
+
+    @Override
+    public void write(Object record) {
+      if (record instanceof BaseFileRows rows) {
+        rows.writeTo(consumer);
+      } else {
+        super.write(record);
+      }
     }
 
     void addKey(String key) {
@@ -304,10 +354,10 @@ public final class BaseFileWriter implements Closeable {
     }
   }
 
-  private static final class Builder extends ParquetWriter.Builder<GenericRecord, Builder> {
-    private final WriteSupport<GenericRecord> writeSupport;
+  private static final class Builder extends ParquetWriter.Builder<Object, Builder> {
+    private final WriteSupport<Object> writeSupport;
 
-    Builder(OutputFile file, WriteSupport<GenericRecord> writeSupport) {
+    Builder(OutputFile file, WriteSupport<Object> writeSupport) {
       super(file);
       this.writeSupport = writeSupport;
     }
@@ -318,7 +368,7 @@ public final class BaseFileWriter implements Closeable {
     }
 
     @Override
-    protected WriteSupport<GenericRecord> getWriteSupport(Configuration conf) {
+    protected WriteSupport<Object> getWriteSupport(Configuration conf) {
       return writeSupport;
     }
   }

@@ -2,6 +2,7 @@ package io.riverbed.format.query;
 
 import io.riverbed.format.TableException;
 import io.riverbed.format.base.BaseFileReader;
+import io.riverbed.format.base.BaseFileRows;
 import io.riverbed.format.base.CloseableIterator;
 import io.riverbed.format.file.FileSlice;
 import io.riverbed.format.log.LogEntry;
@@ -25,7 +26,8 @@ import org.apache.avro.generic.GenericRecord;
  * same split, key by key:
  *
  * <ul>
- *   <li>a base-only split reads only the {@code _hoodie_record_key} column of its Parquet file;
+ *   <li>a base-only split reads only the {@code _hoodie_record_key} column of its Parquet file (and
+ *       the ordering column for {@link #forEachVersion}), the keys as Parquet values, not records;
  *   <li>a split with logs merges the logs decoded into a projection (record key, ordering field,
  *       {@code _hoodie_is_deleted}, {@code _hoodie_operation}), reads the base file's key and
  *       ordering columns, decides each base key against its log entry with the table's payload rule
@@ -99,13 +101,22 @@ public final class SplitKeyReader {
     if (!slice.hasLogs()) {
       var base = slice.baseFile().orElseThrow(() -> new TableException("empty file slice " + slice.fileGroupId()
           + " of table " + table.basePath()));
-      Schema schema = withVersions ? baseKeySchema : project(baseKeySchema, List.of(MetaFields.RECORD_KEY));
-      try (CloseableIterator<GenericRecord> records = BaseFileReader.open(table.fs().getConf(), base.path())
-          .records(schema)) {
+      if (!withVersions) {
+        String file = base.path().toString();
+        BaseFileRows.forEachKey(table.fs().getConf(), base.path(), MetaFields.RECORD_KEY, key -> {
+          if (key == null) {
+            throw missingKey(file);
+          }
+          out.accept(key, OrderingValues.NATURAL_ORDER, false);
+        });
+        return;
+      }
+      try (CloseableIterator<GenericRecord> records = BaseFileReader.records(table.fs().getConf(), base.path(),
+          baseKeySchema)) {
         while (records.hasNext()) {
           GenericRecord record = records.next();
           String key = keyOf(record, base.path().toString());
-          out.accept(key, withVersions ? orderingOf(record, key) : OrderingValues.NATURAL_ORDER, false);
+          out.accept(key, orderingOf(record, key), false);
         }
       }
       return;
@@ -114,8 +125,8 @@ public final class SplitKeyReader {
       Set<String> mergedKeys = new HashSet<>();
       if (slice.baseFile().isPresent()) {
         var base = slice.baseFile().get();
-        try (CloseableIterator<GenericRecord> records = BaseFileReader.open(table.fs().getConf(), base.path())
-            .records(baseKeySchema)) {
+        try (CloseableIterator<GenericRecord> records = BaseFileReader.records(table.fs().getConf(), base.path(),
+            baseKeySchema)) {
           while (records.hasNext()) {
             GenericRecord record = records.next();
             String key = keyOf(record, base.path().toString());
@@ -162,10 +173,14 @@ public final class SplitKeyReader {
   private String keyOf(GenericRecord record, String file) {
     Object key = record.get(MetaFields.RECORD_KEY);
     if (key == null) {
-      throw new TableException("record without " + MetaFields.RECORD_KEY + " in base file " + file + " of table "
-          + table.basePath());
+      throw missingKey(file);
     }
     return key.toString();
+  }
+
+  private TableException missingKey(String file) {
+    return new TableException("record without " + MetaFields.RECORD_KEY + " in base file " + file + " of table "
+        + table.basePath());
   }
 
   /** The fields of {@code schema} named in {@code names} that it has, under the same record name. */

@@ -4,11 +4,13 @@ import io.riverbed.format.InvalidRecordException;
 import io.riverbed.format.TableException;
 import io.riverbed.format.file.BaseFile;
 import io.riverbed.format.base.BaseFileReader;
+import io.riverbed.format.base.BaseFileRows;
 import io.riverbed.format.base.BaseFileWriter;
 import io.riverbed.format.base.CloseableIterator;
 import io.riverbed.format.file.FileNames;
 import io.riverbed.format.file.FileSlice;
 import io.riverbed.format.record.MetaFields;
+import io.riverbed.format.record.OrderingValues;
 import io.riverbed.format.record.PayloadMergeRule;
 import io.riverbed.format.timeline.WriteStat;
 import java.util.LinkedHashMap;
@@ -16,8 +18,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.util.Utf8;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +39,11 @@ import org.slf4j.LoggerFactory;
  *   <li>a delete drops the key (a delete always wins against the stored record, as in Hudi 0.15);
  *   <li>keys not in the base file are appended as inserts.
  * </ul>
+ *
+ * A stored row written unchanged is copied as the Parquet values it was read with when the base
+ * file has the new file's columns ({@link BaseFileRows}), the same bytes as its Avro record would
+ * give; only the rows the batch replaces become records. Other base files (nested columns, a
+ * schema that evolved since) are read as Avro records in the writer schema.
  */
 public final class MergeHandle {
   private static final Logger LOG = LoggerFactory.getLogger(MergeHandle.class);
@@ -76,8 +86,6 @@ public final class MergeHandle {
       }
       changes.put(change.recordKey(), change);
     }
-    PayloadMergeRule rule = context.mergeRule();
-    String orderingField = context.orderingField();
     String fileName = FileNames.baseFileName(currentSlice.fileId(), context.writeToken(), context.instantTime());
     FileValues file = new FileValues(new Utf8(context.instantTime()), new Utf8(partition), new Utf8(fileName));
     context.prepareFile(partition, fileName, Markers.Type.MERGE);
@@ -87,33 +95,9 @@ public final class MergeHandle {
         context.options().baseFile());
     BaseFileWriter.Result result;
     try {
-      try (CloseableIterator<GenericRecord> stored = BaseFileReader.recordsToRewrite(context.table().fs().getConf(),
-          currentBase.path(), context.writerSchema())) {
-        while (stored.hasNext()) {
-          GenericRecord old = stored.next();
-          Object keyValue = old.get(MetaFields.RECORD_KEY);
-          if (keyValue == null) {
-            throw new TableException("record without " + MetaFields.RECORD_KEY + " in base file " + currentBase.path());
-          }
-          String key = keyValue.toString();
-          WriteRecord change = changes.remove(key);
-          if (change == null) {
-            writer.write(key, old);
-          } else if (change.isDelete()) {
-            counts[1]++;
-          } else {
-            GenericRecord incoming = withMeta(change, file);
-            Optional<GenericRecord> merged = rule.combineWithBase(key, old, incoming, orderingField);
-            if (merged.isEmpty()) {
-              counts[1]++;
-            } else if (merged.get() == old) {
-              writer.write(key, old);
-            } else {
-              writer.write(key, merged.get());
-              counts[0]++;
-            }
-          }
-        }
+      try (StoredRows stored = StoredRows.open(context.table().fs().getConf(), currentBase.path(), writer,
+          context.writerSchema())) {
+        mergeStored(stored, changes, file, writer, counts);
       }
       for (WriteRecord insert : changes.values()) {
         if (!insert.isDelete() && !PayloadMergeRule.isDeleteRecord(insert.data())) {
@@ -139,6 +123,137 @@ public final class MergeHandle {
         .partitionPath(partition)
         .fileSizeInBytes(result.fileSizeBytes())
         .build();
+  }
+
+  /**
+   * Copies the stored rows the batch leaves alone (or whose stored version wins) and applies the
+   * batch to the others.
+   */
+  private void mergeStored(StoredRows stored, Map<String, WriteRecord> changes, FileValues file, BaseFileWriter writer,
+      long[] counts) {
+    PayloadMergeRule rule = context.mergeRule();
+    String orderingField = context.orderingField();
+    boolean comparesStored = rule.comparesBaseOrdering(orderingField);
+    while (stored.next()) {
+      String key = stored.recordKey();
+      if (key == null) {
+        throw new TableException("record without " + MetaFields.RECORD_KEY + " in base file " + currentBase.path());
+      }
+      WriteRecord change = changes.remove(key);
+      if (change == null) {
+        stored.copy(key, writer);
+      } else if (change.isDelete()) {
+        counts[1]++;
+      } else {
+        GenericRecord incoming = withMeta(change, file);
+        Comparable<?> persisted = comparesStored ? stored.orderingValue(orderingField, key) : null;
+        switch (rule.outcomeWithBase(key, persisted, incoming, orderingField)) {
+          case BASE -> stored.copy(key, writer);
+          case LOG -> {
+            writer.write(key, incoming);
+            counts[0]++;
+          }
+          case DELETED -> counts[1]++;
+        }
+      }
+    }
+  }
+
+  /**
+   * The current base file's rows: as their Parquet values where the new file has the same columns
+   * ({@link BaseFileRows}: a copied row is written as it was read), else as Avro records in the
+   * writer schema.
+   */
+  private interface StoredRows extends AutoCloseable {
+    static StoredRows open(Configuration conf, Path path, BaseFileWriter writer, Schema writerSchema) {
+      Optional<BaseFileRows> rows = BaseFileRows.open(conf, path, writer.parquetSchema(), writerSchema,
+          MetaFields.RECORD_KEY);
+      return rows.isPresent() ? new ParquetValues(rows.get(), writerSchema)
+          : new AvroRecords(BaseFileReader.recordsToRewrite(conf, path, writerSchema));
+    }
+
+    boolean next();
+
+    /** The current row's record key; null when it has none. */
+    String recordKey();
+
+    /** The current row's ordering value as the payload rule reads it from a stored record. */
+    Comparable<?> orderingValue(String orderingField, String recordKey);
+
+    /** Writes the current row unchanged. */
+    void copy(String recordKey, BaseFileWriter writer);
+
+    @Override
+    void close();
+  }
+
+  private record ParquetValues(BaseFileRows rows, Schema schema) implements StoredRows {
+    @Override
+    public boolean next() {
+      return rows.next();
+    }
+
+    @Override
+    public String recordKey() {
+      return rows.recordKey();
+    }
+
+    @Override
+    public Comparable<?> orderingValue(String orderingField, String recordKey) {
+      Schema.Field field = schema.getField(orderingField);
+      if (field == null) {
+        return null;
+      }
+      var stored = new GenericData.Record(schema);
+      stored.put(field.pos(), rows.avroValue(orderingField));
+      return OrderingValues.ofRecordForCombine(stored, orderingField, recordKey);
+    }
+
+    @Override
+    public void copy(String recordKey, BaseFileWriter writer) {
+      writer.copy(recordKey, rows);
+    }
+
+    @Override
+    public void close() {
+      rows.close();
+    }
+  }
+
+  private static final class AvroRecords implements StoredRows {
+    private final CloseableIterator<GenericRecord> records;
+    private GenericRecord current;
+
+    AvroRecords(CloseableIterator<GenericRecord> records) {
+      this.records = records;
+    }
+
+    @Override
+    public boolean next() {
+      current = records.hasNext() ? records.next() : null;
+      return current != null;
+    }
+
+    @Override
+    public String recordKey() {
+      Object key = current.get(MetaFields.RECORD_KEY);
+      return key == null ? null : key.toString();
+    }
+
+    @Override
+    public Comparable<?> orderingValue(String orderingField, String recordKey) {
+      return OrderingValues.ofRecordForCombine(current, orderingField, recordKey);
+    }
+
+    @Override
+    public void copy(String recordKey, BaseFileWriter writer) {
+      writer.write(recordKey, current);
+    }
+
+    @Override
+    public void close() {
+      records.close();
+    }
   }
 
   /** The meta values every record the merge writes of its own shares. */

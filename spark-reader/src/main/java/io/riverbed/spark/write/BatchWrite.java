@@ -61,6 +61,7 @@ import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.types.StructType;
 import org.apache.spark.storage.StorageLevel;
 import org.apache.spark.util.SerializableConfiguration;
+import org.apache.spark.util.sketch.BloomFilter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import scala.Tuple2;
@@ -87,6 +88,10 @@ public final class BatchWrite {
   static final Duration LEASE_TIMEOUT = Duration.ofSeconds(60);
   /** Hudi's default precombine field, used when the option is unset and the data has the column. */
   static final String DEFAULT_PRECOMBINE_FIELD = "ts";
+  /** False positive rate of the filter of a batch's keys that the key lookup applies (about 1.2 bytes a change). */
+  static final double CHANGE_KEY_FILTER_FPP = 0.01;
+  /** Batches of more changes send every stored key of their partitions to the join: the filter would weigh 24 MB. */
+  static final long MAX_FILTERED_CHANGES = 20_000_000L;
 
   private BatchWrite() {}
 
@@ -392,18 +397,35 @@ public final class BatchWrite {
     if (table.refreshTimeline().writeTimeline().completed().isEmpty()) {
       return Optional.empty();
     }
-    List<String> partitions = changes.map(t -> t._2().partitionPath()).distinct().collect();
-    QueryPlan plan = ExistingKeys.plan(table, partitions);
+    Map<String, Long> changesPerPartition = changes.map(t -> t._2().partitionPath()).countByValue();
+    QueryPlan plan = ExistingKeys.plan(table, changesPerPartition.keySet());
     if (plan.splits().isEmpty()) {
       return Optional.empty();
     }
+    long changeCount = changesPerPartition.values().stream().mapToLong(Long::longValue).sum();
+    Broadcast<BloomFilter> changeKeys = changeCount <= MAX_FILTERED_CHANGES
+        ? jsc.broadcast(changeKeyFilter(changes, changeCount)) : null;
     List<SliceSplit> splits = plan.splits().stream().map(SliceSplit::of).toList();
     ShippedPlan shipped = new ShippedPlan(plan, plan.schema().orElseThrow());
     List<Integer> positions = java.util.stream.IntStream.range(0, splits.size()).boxed().toList();
     JavaPairRDD<String, String> locations = jsc.parallelize(positions, Math.min(splits.size(), tasks))
-        .mapPartitionsToPair(new KeyLocator(splits, shipped, conf, Map.of()));
+        .mapPartitionsToPair(new KeyLocator(splits, shipped, conf, Map.of(), changeKeys));
     return Optional.of(changes.leftOuterJoin(locations, tasks).values()
         .map(t -> new TaskWrite.Routed(t._1(), t._2().orNull())));
+  }
+
+  /**
+   * A Bloom filter of the changes' join keys ({@link #changeKey}): the key lookup sends on only the
+   * stored keys that may be among them, not every key of the partitions the batch touches, which the
+   * join would drop. A false positive costs a key's trip through the join, nothing else.
+   */
+  private static BloomFilter changeKeyFilter(JavaPairRDD<String, EncodedChange> changes, long changeCount) {
+    long expected = Math.max(1, changeCount);
+    return changes.keys().mapPartitions(keys -> {
+      BloomFilter filter = BloomFilter.create(expected, CHANGE_KEY_FILTER_FPP);
+      keys.forEachRemaining(filter::putString);
+      return List.of(filter).iterator();
+    }).reduce(BloomFilter::mergeInPlace);
   }
 
   /** An existing table takes writes only with the keys and name it was created with. */
