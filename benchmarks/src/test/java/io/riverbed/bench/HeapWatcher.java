@@ -84,6 +84,12 @@ public final class HeapWatcher implements AutoCloseable {
     return w;
   }
 
+  /** The heap in use right after a full collection: the live set of this JVM at rest. */
+  public static long usedAfterFullCollection() {
+    System.gc();
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+
   private void onGc(Notification n, Object handback) {
     if (!GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(n.getType())) {
       return;

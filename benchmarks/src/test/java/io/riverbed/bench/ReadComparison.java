@@ -125,26 +125,15 @@ record ReadComparison(String title, Map<String, Function<SparkSession, Dataset<R
 
   /** Each reader once more, untimed, with full collections 250 ms apart: the largest heap left after one. */
   private void probe(SparkSession spark) {
-    try (HeapWatcher idle = HeapWatcher.startForcingCollections(PROBE_PAUSE_MILLIS)) {
-      sleepMillis(4 * PROBE_PAUSE_MILLIS);
-      liveHeapMb.put(AT_REST, idle.peakAfterGcBytes() / 1e6);
-    }
+    liveHeapMb.put(AT_REST, HeapWatcher.usedAfterFullCollection() / 1e6);
     for (var e : readers.entrySet()) {
       try (HeapWatcher heap = HeapWatcher.startForcingCollections(PROBE_PAUSE_MILLIS)) {
         query.apply(e.getValue().apply(spark)).collectAsList();
-        liveHeapMb.put(e.getKey(), heap.peakAfterGcBytes() / 1e6);
+        // no collection fell inside a query shorter than the pause: nothing measured
+        liveHeapMb.put(e.getKey(), heap.peakAfterGcBytes() == 0 ? Double.NaN : heap.peakAfterGcBytes() / 1e6);
       }
       System.out.printf(Locale.ROOT, "[bench] live heap probe | %s | %s | %.0f MB%n", title, e.getKey(),
           liveHeapMb.get(e.getKey()));
-    }
-  }
-
-  private static void sleepMillis(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while probing the heap at rest", e);
     }
   }
 
@@ -175,7 +164,8 @@ record ReadComparison(String title, Map<String, Function<SparkSession, Dataset<R
       Samples c = cpu.get(name);
       report.format("| %s | %.0f | %.0f–%.0f | %.0f%% | %.0f | %.0f–%.0f | %.0f%% | %.1f |%s", name, w.median(), w.min(),
           w.max(), w.spread() * 100, c.median(), c.min(), c.max(), c.spread() * 100, bytesRead.get(name).median() / 1e6,
-          liveHeapMb.isEmpty() ? "" : String.format(Locale.ROOT, " %.0f |", liveHeapMb.get(name)));
+          liveHeapMb.isEmpty() ? "" : liveHeapMb.get(name).isNaN() ? " – (no collection during the query) |"
+              : String.format(Locale.ROOT, " %.0f |", liveHeapMb.get(name)));
     }
     if (liveHeapMb.containsKey(AT_REST)) {
       report.format("- live heap high-water with no query running (the session at rest): %.0f MB", liveHeapMb.get(AT_REST));
