@@ -11,7 +11,6 @@ import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.CommittedLogWrites;
 import io.riverbed.format.timeline.InstantCommittedPredicate;
 import io.riverbed.format.timeline.Timeline;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
@@ -31,16 +30,17 @@ final class SliceMerge {
   private final String orderingField;
   private final ReadSettings settings;
   private final Timeline timeline;
-  private final boolean writesGiven;
   private CommittedLogWrites committedWrites;
+  /** The oldest instant {@link #committedWrites} holds the writes from; null before any are read. */
   private String writesSince;
 
   private SliceMerge(Table table, Schema tableSchema, Timeline timeline, ReadSettings settings,
       Optional<CommittedLogWrites> writes) {
     this.table = table;
     this.timeline = timeline;
-    this.writesGiven = writes.isPresent();
-    this.committedWrites = writes.orElse(null);
+    this.committedWrites = writes.orElse(CommittedLogWrites.none());
+    // given writes cover every log file of the query: "" sorts before every instant, so none is read again
+    this.writesSince = writes.isPresent() ? "" : null;
     this.tableSchema = tableSchema;
     this.committed = InstantCommittedPredicate.of(timeline);
     this.mergeRule = PayloadMergeRule.forPayloadClass(table.config().payloadClass());
@@ -69,20 +69,20 @@ final class SliceMerge {
    * commit metadata of the instants from the oldest of their base instants on, read once.
    */
   static CommittedLogWrites committedWritesFor(QueryPlan plan, List<Split> splits) {
-    List<Path> logs = new ArrayList<>();
-    String since = null;
-    for (Split split : splits) {
-      for (LogFile log : split.slice().logFiles()) {
-        logs.add(log.path());
-        since = since == null || log.baseInstant().compareTo(since) < 0 ? log.baseInstant() : since;
-      }
-    }
-    if (since == null) {
+    Optional<String> since = oldestLogBaseInstant(splits);
+    if (since.isEmpty()) {
       return CommittedLogWrites.none();
     }
+    List<Path> logs = splits.stream().flatMap(s -> s.slice().logFiles().stream()).map(LogFile::path).toList();
     Table table = plan.table();
-    return CommittedLogWrites.loadSince(table.timelineStore(), plan.activeTimeline(), table.basePath(), since)
+    return CommittedLogWrites.loadSince(table.timelineStore(), plan.activeTimeline(), table.basePath(), since.get())
         .restrictedTo(logs);
+  }
+
+  /** The oldest base instant of the splits' log files, the first instant that can have written into them. */
+  private static Optional<String> oldestLogBaseInstant(List<Split> splits) {
+    return splits.stream().flatMap(s -> s.slice().logFiles().stream()).map(LogFile::baseInstant)
+        .min(String::compareTo);
   }
 
   Table table() {
@@ -128,15 +128,12 @@ final class SliceMerge {
    * older one reads the commit metadata again, from there).
    */
   private synchronized CommittedLogWrites committedWrites(Split split) {
-    if (writesGiven) {
-      return committedWrites;
+    Optional<String> since = oldestLogBaseInstant(List.of(split));
+    if (since.isPresent() && (writesSince == null || since.get().compareTo(writesSince) < 0)) {
+      committedWrites = CommittedLogWrites.loadSince(table.timelineStore(), timeline, table.basePath(), since.get());
+      writesSince = since.get();
     }
-    String since = split.slice().logFiles().stream().map(LogFile::baseInstant).min(String::compareTo).orElse(null);
-    if (since != null && (writesSince == null || since.compareTo(writesSince) < 0)) {
-      committedWrites = CommittedLogWrites.loadSince(table.timelineStore(), timeline, table.basePath(), since);
-      writesSince = since;
-    }
-    return committedWrites == null ? CommittedLogWrites.none() : committedWrites;
+    return committedWrites;
   }
 
   /** True iff a base record's ordering value takes part in its merge with a log record. */
