@@ -67,10 +67,15 @@ public final class OrderingValues {
    */
   public static Comparable<?> ofRecordForCombine(GenericRecord record, String orderingField, String recordKey) {
     Schema.Field field = record.getSchema().getField(orderingField);
-    if (field == null) {
-      return null;
-    }
-    Object value = record.get(field.pos());
+    return field == null ? null : ofStoredValue(field, record.get(field.pos()), recordKey);
+  }
+
+  /**
+   * As {@link #ofRecordForCombine}, for the value {@code value} of the ordering field {@code field}
+   * as a stored record would hold it (raw values of logical types), without the record.
+   */
+  public static Comparable<?> ofStoredValue(Schema.Field field, Object value, String recordKey) {
+    String orderingField = field.name();
     if (value == null) {
       return null;
     }

@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.avro.Schema;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.util.Utf8;
 import org.apache.hadoop.conf.Configuration;
@@ -201,12 +200,7 @@ public final class MergeHandle {
     @Override
     public Comparable<?> orderingValue(String orderingField, String recordKey) {
       Schema.Field field = schema.getField(orderingField);
-      if (field == null) {
-        return null;
-      }
-      var stored = new GenericData.Record(schema);
-      stored.put(field.pos(), rows.avroValue(orderingField));
-      return OrderingValues.ofRecordForCombine(stored, orderingField, recordKey);
+      return field == null ? null : OrderingValues.ofStoredValue(field, rows.avroValue(orderingField), recordKey);
     }
 
     @Override
