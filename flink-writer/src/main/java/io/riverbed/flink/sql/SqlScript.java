@@ -47,8 +47,13 @@ public final class SqlScript {
     this.tableEnv = tableEnv;
   }
 
-  /** A table environment on {@link StreamExecutionEnvironment#getExecutionEnvironment(Configuration)}. */
+  /**
+   * A table environment on {@link StreamExecutionEnvironment#getExecutionEnvironment(Configuration)};
+   * with {@code state.backend.type=rocksdb} (here or by a later {@code SET}) the index's RocksDB
+   * settings left unset are added ({@link io.riverbed.flink.index.RocksDbIndexSettings}).
+   */
   public static SqlScript create(Configuration conf) {
+    io.riverbed.flink.index.RocksDbIndexSettings.apply(conf);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     return new SqlScript(StreamTableEnvironment.create(env, EnvironmentSettings.inStreamingMode()));
   }
@@ -85,6 +90,7 @@ public final class SqlScript {
     Matcher set = SET.matcher(sql);
     if (set.matches()) {
       tableEnv.getConfig().getConfiguration().setString(set.group(1), set.group(2).replace("''", "'"));
+      io.riverbed.flink.index.RocksDbIndexSettings.apply(tableEnv.getConfig().getConfiguration());
       return;
     }
     Matcher reset = RESET.matcher(sql);
