@@ -133,6 +133,7 @@ public record FlinkWriteOptions(
   public static final String TOMBSTONE_RETENTION = "index.tombstone.retention";
   public static final String INDEX_STATE_TTL = "index.state.ttl";
   public static final String INDEX_PARTITION_REGEX = "index.partition.regex";
+  public static final String CHECKPOINTS_CLEAN_EARLIER_RUNS = "checkpoints.clean-earlier-runs";
   public static final String LEASE_ENABLED = "write.lease.enabled";
   public static final String LEASE_TIMEOUT = "write.lease.timeout";
   public static final String RATE_LIMIT = "write.rate.limit";
@@ -425,6 +426,11 @@ public record FlinkWriteOptions(
     }
   }
 
+  /** Whether the job deletes the retained checkpoints of the run it was restored from ({@value #CHECKPOINTS_CLEAN_EARLIER_RUNS}). */
+  public boolean cleanEarlierRunCheckpoints() {
+    return bool(raw, CHECKPOINTS_CLEAN_EARLIER_RUNS, true);
+  }
+
   private Duration duration(String key, Duration defaultValue) {
     String v = raw.get(key);
     try {
@@ -540,6 +546,12 @@ public record FlinkWriteOptions(
     d.put(INDEX_PARTITION_REGEX, new String[] {".*", "FLINK_STATE index bootstrap (Hudi's option): load only the keys "
         + "of partitions whose path matches this Java regular expression (whole path, e.g. '2026/12/.*'); changes of "
         + "keys in other partitions are then treated as new keys. For tables whose older partitions are never changed."});
+    d.put(CHECKPOINTS_CLEAN_EARLIER_RUNS, new String[] {"true", "Once a job restored from a retained checkpoint "
+        + "(riverbed-write --restore, or Flink's execution.state-recovery.path) has completed a checkpoint of its own "
+        + "that refers to no file of the earlier run, the write coordinator deletes the earlier run's folder "
+        + "(<checkpoint dir>/<job id>) when it lies in the same checkpoint directory as the new run's. Never a "
+        + "savepoint or a folder outside that directory, never before that checkpoint completed (a failover before it "
+        + "restores from the earlier run). false: keep every run's checkpoints."});
     d.put(LEASE_ENABLED, new String[] {"true", "One writer per table: the job holds the table's writer lease "
         + "(.hoodie/.aux/riverbed/writer.lease, renewed by the write coordinator) from its recovery until its input "
         + "ended and the last commit is done; a second job on the same table fails at start with a "
