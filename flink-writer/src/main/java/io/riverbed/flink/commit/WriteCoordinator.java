@@ -437,7 +437,6 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
       if (latest != null && latest.getCheckpointID() == checkpointId && latest.getExternalPointer() != null) {
         restoredFrom = latest.getExternalPointer();
       }
-
     } catch (Exception e) {
       LOG.warn("Table {}: cannot tell which checkpoint the job restored; the earlier run's checkpoints are kept",
           options.path(), e);

@@ -76,7 +76,7 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
         .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
         .build()));
     writeEveryUpsert = options.indexStateTtl().isPresent();
-    entries = getRuntimeContext().getState(entryDescriptor);
+    entries = entryState(entryDescriptor);
     var tombstoneDescriptor =
         new ValueStateDescriptor<>("riverbed-index-tombstone", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
     tombstoneDescriptor.enableTimeToLive(StateTtlConfig.newBuilder(options.tombstoneRetention())
@@ -88,6 +88,25 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
     packer = FileGroupPacker.of(this::tableIfExists, options.writeOptions(), task.getIndexOfThisSubtask(),
         task.getNumberOfParallelSubtasks());
     staleDropped = getRuntimeContext().getMetricGroup().counter(STALE_METRIC);
+  }
+
+  /**
+   * The entries' state; Flink 1.20 cannot restore it with state TTL switched on or off (the
+   * serializer changes), and says so only as a serializer incompatibility: name the option instead.
+   */
+  private ValueState<byte[]> entryState(ValueStateDescriptor<byte[]> descriptor) {
+    try {
+      return getRuntimeContext().getState(descriptor);
+    } catch (RuntimeException e) {
+      if (org.apache.flink.util.ExceptionUtils.findThrowable(e, org.apache.flink.util.StateMigrationException.class)
+          .isPresent()) {
+        throw new IllegalStateException(FlinkWriteOptions.INDEX_STATE_TTL + " was switched on or off since the "
+            + "checkpoint or savepoint of table " + options.path() + " was taken, and Flink cannot restore the index "
+            + "state with a different TTL setting: set it back to that run's value, or start a new job without "
+            + "restoring (the index bootstrap loads the keys from the table)", e);
+      }
+      throw e;
+    }
   }
 
   /** Index bootstrap: the current key lives in file group {@code fileId} of {@code partition}. */

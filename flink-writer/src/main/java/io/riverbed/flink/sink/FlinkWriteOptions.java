@@ -542,7 +542,9 @@ public record FlinkWriteOptions(
         + "the heap backend by the checkpoints' and incremental clean-up), and its next change is treated as a new key: "
         + "an upsert goes to a new or small file group, so the table then holds the key twice, and a delete of it "
         + "writes nothing. Only for streams whose keys are never changed after that long. 0: entries never expire. "
-        + "Tombstones expire by " + TOMBSTONE_RETENTION + "."});
+        + "Tombstones expire by " + TOMBSTONE_RETENTION + ". Flink cannot restore the index with TTL switched on or "
+        + "off (0 to days or back; other day counts are fine): such a restore fails naming this option; start a new "
+        + "job instead, whose index bootstrap loads the keys."});
     d.put(INDEX_PARTITION_REGEX, new String[] {".*", "FLINK_STATE index bootstrap (Hudi's option): load only the keys "
         + "of partitions whose path matches this Java regular expression (whole path, e.g. '2026/12/.*'); changes of "
         + "keys in other partitions are then treated as new keys. For tables whose older partitions are never changed."});
