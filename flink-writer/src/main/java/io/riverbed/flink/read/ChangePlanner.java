@@ -4,7 +4,6 @@ import io.riverbed.format.query.PlanContext;
 import io.riverbed.format.query.QueryPlan;
 import io.riverbed.format.query.QueryPlanner;
 import io.riverbed.format.query.QuerySpec;
-import io.riverbed.format.query.QueryType;
 import io.riverbed.format.query.Split;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableType;
@@ -22,7 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Plans the next step of a streaming read on the JobManager: from the position the read has
  * issued up to, the commits completed since (up to the first still incomplete one, so that no
- * commit is passed over), as the core's incremental splits of that range. The first step places
+ * commit is passed over), as the core's change splits of that range
+ * ({@link QueryPlanner#planChanges}). The first step places
  * the read: at the latest commit (nothing read yet), at a start commit, or, for
  * {@value ReadQuery#EARLIEST}, at the latest commit with the whole table as of it.
  */
@@ -77,9 +77,7 @@ final class ChangePlanner {
   }
 
   private static Step incremental(Table table, StreamingRead read, Timeline active, String position) {
-    QuerySpec spec = new QuerySpec(QueryType.INCREMENTAL, Optional.empty(), Optional.of(position), Optional.empty(),
-        QuerySpec.HolesPolicy.BLOCK, false, Optional.empty());
-    QueryPlan plan = QueryPlanner.plan(table, spec);
+    QueryPlan plan = QueryPlanner.planChanges(table, position, Optional.empty());
     String to = plan.range().map(InstantRange::endInclusive).orElse(position);
     if (to == null || to.compareTo(position) <= 0) {
       return new Step(position, position, position, List.of());

@@ -1,5 +1,6 @@
 package io.riverbed.flink.read;
 
+import io.riverbed.flink.sink.FaultInjection;
 import io.riverbed.format.record.TableSchemas;
 
 import io.riverbed.format.base.CloseableIterator;
@@ -84,7 +85,9 @@ final class FileSliceReader implements SourceReader<RowData, FileSliceSplit> {
       }
       if (records != null && records.hasNext()) {
         output.collect(records.next());
-        emittedFromCurrent++;
+        if (emittedFromCurrent++ == 0) {
+          FaultInjection.check(FaultInjection.SOURCE_DURING_SPLIT);
+        }
         emitted++;
         return InputStatus.MORE_AVAILABLE;
       }
