@@ -88,6 +88,11 @@ public final class HudiConnectorOptions {
       .withDescription("Streaming read: plan no reads for compaction commits. Either way a compaction emits no "
           + "change (its rows keep the commit times of the writes they merge).");
 
+  public static final ConfigOption<java.time.Duration> LOOKUP_JOIN_CACHE_TTL = ConfigOptions.key("lookup.join.cache.ttl")
+      .durationType().defaultValue(java.time.Duration.ofMinutes(60))
+      .withDescription("Lookup joins: at most this long between two looks at the timeline; a newer commit makes each "
+          + "join task read the table's snapshot into memory again.");
+
   public static final ConfigOption<String> CONSUMER_ID = ConfigOptions.key("consumer-id")
       .stringType().noDefaultValue()
       .withDescription("Streaming read: registers the read as this consumer of the table at every completed "

@@ -67,7 +67,8 @@ public class HudiTableFactory implements DynamicTableSinkFactory, DynamicTableSo
         HudiConnectorOptions.HIVE_STYLE_PARTITIONING, HudiConnectorOptions.WRITE_TASKS, HudiConnectorOptions.QUERY_TYPE,
         HudiConnectorOptions.READ_START_COMMIT, HudiConnectorOptions.READ_END_COMMIT, HudiConnectorOptions.READ_TASKS,
         HudiConnectorOptions.READ_STREAMING_ENABLED, HudiConnectorOptions.READ_STREAMING_CHECK_INTERVAL,
-        HudiConnectorOptions.READ_STREAMING_SKIP_COMPACTION, HudiConnectorOptions.CONSUMER_ID);
+        HudiConnectorOptions.READ_STREAMING_SKIP_COMPACTION, HudiConnectorOptions.CONSUMER_ID,
+        HudiConnectorOptions.LOOKUP_JOIN_CACHE_TTL);
   }
 
   @Override
@@ -100,7 +101,8 @@ public class HudiTableFactory implements DynamicTableSinkFactory, DynamicTableSo
     }
     ReadQuery query = ReadQuery.fromOptions(conf);
     source.open();
-    return new HudiTableSource(source, query, rowType, table.getPartitionKeys(), tasks, name);
+    return new HudiTableSource(source, query, rowType, table.getPartitionKeys(), tasks, name,
+        conf.get(HudiConnectorOptions.LOOKUP_JOIN_CACHE_TTL));
   }
 
   @Override
