@@ -1,19 +1,20 @@
 package io.riverbed.flink.read;
 
+import io.riverbed.flink.sink.FaultInjection;
 import io.riverbed.format.record.TableSchemas;
 
 import io.riverbed.format.base.CloseableIterator;
-import io.riverbed.format.query.QueryPlan;
 import io.riverbed.format.query.ReadSettings;
+import io.riverbed.format.query.RowChange;
 import io.riverbed.format.query.SplitReader;
 import io.riverbed.format.table.Table;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
@@ -27,9 +28,12 @@ import org.apache.flink.table.types.logical.RowType;
 /**
  * Reads the file slices assigned to one source subtask, one after the other, with the core's
  * {@link SplitReader} (base and log records merged, incremental ranges applied), and turns the
- * records into rows of the produced row type. It asks the enumerator for the next slice when it
- * has none left. Its checkpointed state is the slice being read with the count of rows emitted
- * from it, and the slices not yet opened; a restored reader skips the emitted rows.
+ * records into rows of the produced row type. Its checkpointed state is the slice being read with
+ * the count of rows emitted from it, and the slices not yet opened; a restored reader skips the
+ * emitted rows. A batch reader asks the enumerator for the next slice when it has none left. A
+ * streaming reader is given its slices in commit order, reads an incremental slice's changes
+ * (deleted keys as {@link DeletedKeyRows}), tells the enumerator of each slice it finished and
+ * never ends.
  */
 final class FileSliceReader implements SourceReader<RowData, FileSliceSplit> {
   private final SourceReaderContext context;
@@ -37,28 +41,39 @@ final class FileSliceReader implements SourceReader<RowData, FileSliceSplit> {
   private final RowType rowType;
   private final long limit;
   private final Deque<FileSliceSplit> queued = new ArrayDeque<>();
-  private final Map<String, SplitReader> splitReaders = new HashMap<>();
+  private String splitReaderPlan;
+  private SplitReader splitReader;
   private CompletableFuture<Void> available = new CompletableFuture<>();
   private Table table;
   private FileSliceSplit current;
-  private CloseableIterator<GenericRecord> records;
+  private final boolean streaming;
+  private CloseableIterator<RowData> records;
+  private DeletedKeyRows deletedRows;
   private final Map<Schema, AvroToRowData> converters = new IdentityHashMap<>();
   private long emittedFromCurrent;
   private long emitted;
   private boolean noMoreSplits;
   private boolean awaitingSplit;
 
-  /** @param limit rows this reader emits at most (a pushed-down LIMIT), or {@code Long.MAX_VALUE} */
-  FileSliceReader(SourceReaderContext context, TableToRead source, RowType rowType, long limit) {
+  /**
+   * @param limit rows this reader emits at most (a pushed-down LIMIT), or {@code Long.MAX_VALUE}
+   * @param streaming whether it reads a stream of changes (given its splits) or a batch (asking for them)
+   */
+  FileSliceReader(SourceReaderContext context, TableToRead source, RowType rowType, long limit, boolean streaming) {
     this.context = context;
     this.source = source;
     this.rowType = rowType;
     this.limit = limit;
+    this.streaming = streaming;
   }
 
   @Override
   public void start() {
-    requestSplit();
+    if (streaming) {
+      context.sendSourceEventToCoordinator(ReaderProgress.started(queued.stream().map(FileSliceSplit::splitId).toList()));
+    } else {
+      requestSplit();
+    }
   }
 
   @Override
@@ -69,14 +84,19 @@ final class FileSliceReader implements SourceReader<RowData, FileSliceSplit> {
         return InputStatus.END_OF_INPUT;
       }
       if (records != null && records.hasNext()) {
-        GenericRecord record = records.next();
-        output.collect(converters.computeIfAbsent(record.getSchema(), s -> AvroToRowData.of(rowType, s)).convert(record));
-        emittedFromCurrent++;
+        output.collect(records.next());
+        if (emittedFromCurrent++ == 0) {
+          FaultInjection.check(FaultInjection.SOURCE_DURING_SPLIT);
+        }
         emitted++;
         return InputStatus.MORE_AVAILABLE;
       }
       if (records != null) {
+        String finished = current.splitId();
         closeCurrent();
+        if (streaming) {
+          context.sendSourceEventToCoordinator(ReaderProgress.finished(finished));
+        }
       }
       FileSliceSplit next = queued.poll();
       if (next != null) {
@@ -86,7 +106,9 @@ final class FileSliceReader implements SourceReader<RowData, FileSliceSplit> {
       if (noMoreSplits) {
         return InputStatus.END_OF_INPUT;
       }
-      requestSplit();
+      if (!streaming) {
+        requestSplit();
+      }
       return InputStatus.NOTHING_AVAILABLE;
     }
   }
@@ -95,18 +117,38 @@ final class FileSliceReader implements SourceReader<RowData, FileSliceSplit> {
     if (table == null) {
       table = source.open();
     }
-    SplitReader reader = splitReaders.computeIfAbsent(split.plan().schemaJson() + split.plan().instants(), k -> {
-      QueryPlan plan = split.plan().rebuild(table);
-      return SplitReader.of(plan, ReadSettings.fromOptions(source.options()));
-    });
+    String plan = split.plan().schemaJson() + split.plan().instants();
+    if (!plan.equals(splitReaderPlan)) { // a stream's every step has a plan of its own
+      splitReader = SplitReader.of(split.plan().rebuild(table), ReadSettings.fromOptions(source.options()));
+      splitReaderPlan = plan;
+      converters.clear();
+    }
+    SplitReader reader = splitReader;
     Schema projection = TableSchemas.projection(reader.tableSchema(), rowType.getFieldNames());
     current = split;
-    records = reader.read(split.split(), java.util.Optional.of(projection));
+    records = streaming && split.split().range().isPresent()
+        ? reader.readChanges(split.split(), Optional.of(projection)).map(this::toRow)
+        : reader.read(split.split(), Optional.of(projection)).map(this::toRow);
     emittedFromCurrent = 0;
     while (emittedFromCurrent < split.emittedRows() && records.hasNext()) {
       records.next();
       emittedFromCurrent++;
     }
+  }
+
+  private RowData toRow(GenericRecord record) {
+    return converters.computeIfAbsent(record.getSchema(), s -> AvroToRowData.of(rowType, s)).convert(record);
+  }
+
+  private RowData toRow(RowChange change) {
+    if (change instanceof RowChange.Upserted upserted) {
+      return toRow(upserted.record());
+    }
+    RowChange.Deleted deleted = (RowChange.Deleted) change;
+    if (deletedRows == null) {
+      deletedRows = new DeletedKeyRows(rowType, table.config());
+    }
+    return deletedRows.of(deleted.recordKey(), deleted.partitionPath());
   }
 
   private void closeCurrent() {

@@ -47,7 +47,7 @@ public final class HudiSource implements Source<RowData, FileSliceSplit, Pending
 
   @Override
   public SourceReader<RowData, FileSliceSplit> createReader(SourceReaderContext readerContext) {
-    return new FileSliceReader(readerContext, table, rowType, limit);
+    return new FileSliceReader(readerContext, table, rowType, limit, false);
   }
 
   @Override

@@ -3,13 +3,16 @@ package io.riverbed.flink.read;
 import io.riverbed.format.TableException;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableConfig;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.LookupTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
+import org.apache.flink.table.connector.source.lookup.LookupFunctionProvider;
 import org.apache.flink.table.connector.source.SourceProvider;
 import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsPartitionPushDown;
@@ -22,15 +25,17 @@ import org.apache.flink.table.types.logical.RowType;
  * columns the query uses, only the partitions its partition filters keep (the planner evaluates
  * them on the partition values this source lists from the table's partition paths), and per
  * reader no more rows than a pushed-down {@code LIMIT}. Columns are the declared ones: Hudi's meta
- * columns are read only when the DDL declares them, as in Hudi's Flink source.
+ * columns are read only when the DDL declares them, as in Hudi's Flink source. In a lookup join it
+ * is the dimension table ({@link HudiLookupFunction}).
  */
-public final class HudiTableSource implements ScanTableSource, SupportsProjectionPushDown, SupportsLimitPushDown,
-    SupportsPartitionPushDown {
+public final class HudiTableSource implements ScanTableSource, LookupTableSource, SupportsProjectionPushDown,
+    SupportsLimitPushDown, SupportsPartitionPushDown {
   private final TableToRead table;
   private final ReadQuery query;
   private final List<String> partitionKeys;
   private final int parallelism;
   private final String name;
+  private final Duration lookupRefresh;
   private RowType rowType;
   private List<Map<String, String>> partitions;
   private long limit = Long.MAX_VALUE;
@@ -38,15 +43,17 @@ public final class HudiTableSource implements ScanTableSource, SupportsProjectio
   /**
    * @param partitionKeys the DDL's {@code PARTITIONED BY} columns
    * @param parallelism the read tasks ({@code read.tasks})
+   * @param lookupRefresh the longest time a lookup join goes without looking for a newer commit
    */
   public HudiTableSource(TableToRead table, ReadQuery query, RowType rowType, List<String> partitionKeys, int parallelism,
-      String name) {
+      String name, Duration lookupRefresh) {
     this.table = table;
     this.query = query;
     this.rowType = rowType;
     this.partitionKeys = List.copyOf(partitionKeys);
     this.parallelism = parallelism;
     this.name = name;
+    this.lookupRefresh = lookupRefresh;
   }
 
   @Override
@@ -57,6 +64,19 @@ public final class HudiTableSource implements ScanTableSource, SupportsProjectio
   @Override
   public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
     return SourceProvider.of(new HudiSource(table, query, rowType, partitions, limit), parallelism);
+  }
+
+  @Override
+  public LookupRuntimeProvider getLookupRuntimeProvider(LookupContext context) {
+    int[] keys = new int[context.getKeys().length];
+    for (int i = 0; i < keys.length; i++) {
+      if (context.getKeys()[i].length != 1) {
+        throw new TableException("Table " + name + ": a lookup join on a nested field is not supported; join on top-level "
+            + "columns");
+      }
+      keys[i] = context.getKeys()[i][0];
+    }
+    return LookupFunctionProvider.of(new HudiLookupFunction(table, rowType, keys, lookupRefresh));
   }
 
   @Override
@@ -101,7 +121,7 @@ public final class HudiTableSource implements ScanTableSource, SupportsProjectio
 
   @Override
   public DynamicTableSource copy() {
-    HudiTableSource copy = new HudiTableSource(table, query, rowType, partitionKeys, parallelism, name);
+    HudiTableSource copy = new HudiTableSource(table, query, rowType, partitionKeys, parallelism, name, lookupRefresh);
     copy.partitions = partitions;
     copy.limit = limit;
     return copy;

@@ -27,10 +27,6 @@ public record ReadQuery(QueryType type, String startCommit, String endCommit) im
 
   /** The query the connector options ask for; unknown or contradictory settings fail naming the option. */
   public static ReadQuery fromOptions(Configuration conf) {
-    if (conf.get(HudiConnectorOptions.READ_STREAMING_ENABLED)) {
-      throw new TableException("option '" + HudiConnectorOptions.READ_STREAMING_ENABLED.key() + "' = 'true': streaming "
-          + "reads of hudi tables are not supported yet; remove the option to read the table in batch");
-    }
     QueryType type = QueryType.fromOption(conf.get(HudiConnectorOptions.QUERY_TYPE));
     Optional<String> start = conf.getOptional(HudiConnectorOptions.READ_START_COMMIT).map(String::trim)
         .map(s -> s.equalsIgnoreCase(EARLIEST) ? EARLIEST : instant(HudiConnectorOptions.READ_START_COMMIT.key(), s));
@@ -76,7 +72,14 @@ public record ReadQuery(QueryType type, String startCommit, String endCommit) im
   }
 
   private String exclusiveBegin(Timeline activeTimeline) {
-    String start = startCommit;
+    return exclusiveBegin(activeTimeline, startCommit);
+  }
+
+  /**
+   * The core's exclusive begin for the inclusive start commit {@code start}: the latest instant of
+   * the timeline before it (none: the start of time), or the start of time for {@value #EARLIEST}.
+   */
+  static String exclusiveBegin(Timeline activeTimeline, String start) {
     if (start.equals(EARLIEST)) {
       return InstantTime.INIT;
     }

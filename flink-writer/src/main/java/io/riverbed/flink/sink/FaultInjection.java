@@ -33,6 +33,9 @@ public final class FaultInjection {
   /** In the coordinator's table services, after the archive file is written and before the archived instants go. */
   public static final String SERVICES_DURING_ARCHIVE = "table-services.during-archive";
 
+  /** In a source reader, after the first row of a file slice was emitted and before the second. */
+  public static final String SOURCE_DURING_SPLIT = "source.during-split";
+
   private static final Map<String, java.util.Set<Integer>> ARMED = new ConcurrentHashMap<>();
   private static final Map<String, AtomicInteger> PASSES = new ConcurrentHashMap<>();
   private static final Map<String, AtomicInteger> FIRED = new ConcurrentHashMap<>();

@@ -73,7 +73,30 @@ public final class HudiConnectorOptions {
 
   public static final ConfigOption<Boolean> READ_STREAMING_ENABLED = ConfigOptions.key("read.streaming.enabled")
       .booleanType().defaultValue(false)
-      .withDescription("Streaming read. Not supported yet: a SELECT with it set to true is refused.");
+      .withDescription("Streaming read: the SELECT never ends and emits each commit's changes as an upsert changelog "
+          + "(the table needs a PRIMARY KEY), from read.start-commit ('earliest': the whole table first; default: "
+          + "commits after the latest one).");
+
+  public static final ConfigOption<Integer> READ_STREAMING_CHECK_INTERVAL =
+      ConfigOptions.key("read.streaming.check-interval")
+      .intType().defaultValue(60)
+      .withDescription("Streaming read: seconds between two looks at the table's timeline for new commits.");
+
+  public static final ConfigOption<Boolean> READ_STREAMING_SKIP_COMPACTION =
+      ConfigOptions.key("read.streaming.skip_compaction")
+      .booleanType().defaultValue(false)
+      .withDescription("Streaming read: plan no reads for compaction commits. Either way a compaction emits no "
+          + "change (its rows keep the commit times of the writes they merge).");
+
+  public static final ConfigOption<java.time.Duration> LOOKUP_JOIN_CACHE_TTL = ConfigOptions.key("lookup.join.cache.ttl")
+      .durationType().defaultValue(java.time.Duration.ofMinutes(60))
+      .withDescription("Lookup joins: at most this long between two looks at the timeline; a newer commit makes each "
+          + "join task read the table's snapshot into memory again.");
+
+  public static final ConfigOption<String> CONSUMER_ID = ConfigOptions.key("consumer-id")
+      .stringType().noDefaultValue()
+      .withDescription("Streaming read: registers the read as this consumer of the table at every completed "
+          + "checkpoint, so that cleaning and archival keep what it has still to read (as Paimon's consumer-id).");
 
   /** Table types the writer accepts, as spelled in options. */
   public static final java.util.List<String> TABLE_TYPES = java.util.List.of("COPY_ON_WRITE", "MERGE_ON_READ");

@@ -2,7 +2,9 @@ package io.riverbed.flink.sql;
 
 import io.riverbed.flink.job.TableSinkBuilder;
 import io.riverbed.flink.read.HudiTableSource;
+import io.riverbed.flink.read.HudiStreamingTableSource;
 import io.riverbed.flink.read.ReadQuery;
+import io.riverbed.flink.read.StreamingRead;
 import io.riverbed.flink.read.TableToRead;
 import io.riverbed.flink.sink.FlinkWriteOptions;
 import java.util.HashMap;
@@ -25,7 +27,9 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The {@code 'connector' = 'hudi'} table factory. Its source is the batch {@link HudiTableSource}
- * (snapshot, read-optimized, incremental and time-travel reads with Hudi's Flink read options).
+ * (snapshot, read-optimized, incremental and time-travel reads with Hudi's Flink read options), or
+ * with {@code read.streaming.enabled} the {@link HudiStreamingTableSource} (the changes of every
+ * commit as an upsert changelog).
  * For its sink it resolves the options the way
  * Hudi's {@code HoodieTableFactory} does: {@code PRIMARY KEY} sets the record key,
  * {@code PARTITIONED BY} the partition fields, the table name defaults to the SQL table's name,
@@ -62,7 +66,9 @@ public class HudiTableFactory implements DynamicTableSinkFactory, DynamicTableSo
         HudiConnectorOptions.PARTITION_PATH_FIELD, HudiConnectorOptions.PRECOMBINE_FIELD, HudiConnectorOptions.OPERATION,
         HudiConnectorOptions.HIVE_STYLE_PARTITIONING, HudiConnectorOptions.WRITE_TASKS, HudiConnectorOptions.QUERY_TYPE,
         HudiConnectorOptions.READ_START_COMMIT, HudiConnectorOptions.READ_END_COMMIT, HudiConnectorOptions.READ_TASKS,
-        HudiConnectorOptions.READ_STREAMING_ENABLED);
+        HudiConnectorOptions.READ_STREAMING_ENABLED, HudiConnectorOptions.READ_STREAMING_CHECK_INTERVAL,
+        HudiConnectorOptions.READ_STREAMING_SKIP_COMPACTION, HudiConnectorOptions.CONSUMER_ID,
+        HudiConnectorOptions.LOOKUP_JOIN_CACHE_TTL);
   }
 
   @Override
@@ -82,10 +88,21 @@ public class HudiTableFactory implements DynamicTableSinkFactory, DynamicTableSo
           + tasks);
     }
     RowType rowType = (RowType) table.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
-    ReadQuery query = ReadQuery.fromOptions(conf);
+    StreamingRead streaming = StreamingRead.fromOptions(conf);
     TableToRead source = new TableToRead(path, options);
+    if (streaming != null) {
+      if (table.getResolvedSchema().getPrimaryKey().isEmpty()) {
+        throw new ValidationException("Table " + name + ": a streaming read ('"
+            + HudiConnectorOptions.READ_STREAMING_ENABLED.key() + "' = 'true') emits an upsert changelog, which needs the "
+            + "table's record key declared as PRIMARY KEY (...) NOT ENFORCED");
+      }
+      source.open();
+      return new HudiStreamingTableSource(source, streaming, rowType, tasks, name);
+    }
+    ReadQuery query = ReadQuery.fromOptions(conf);
     source.open();
-    return new HudiTableSource(source, query, rowType, table.getPartitionKeys(), tasks, name);
+    return new HudiTableSource(source, query, rowType, table.getPartitionKeys(), tasks, name,
+        conf.get(HudiConnectorOptions.LOOKUP_JOIN_CACHE_TTL));
   }
 
   @Override

@@ -64,7 +64,7 @@ class FileSliceReaderTest {
     assertThat(splits).as("one slice per day").hasSize(2);
 
     CountingContext firstContext = new CountingContext();
-    FileSliceReader first = new FileSliceReader(firstContext, table, ROW, Long.MAX_VALUE);
+    FileSliceReader first = new FileSliceReader(firstContext, table, ROW, Long.MAX_VALUE, false);
     first.start();
     assertThat(firstContext.splitRequests).isEqualTo(1);
     first.addSplits(splits);
@@ -79,7 +79,7 @@ class FileSliceReaderTest {
     first.close();
 
     CountingContext secondContext = new CountingContext();
-    FileSliceReader second = new FileSliceReader(secondContext, table, ROW, Long.MAX_VALUE);
+    FileSliceReader second = new FileSliceReader(secondContext, table, ROW, Long.MAX_VALUE, false);
     List<FileSliceSplit> restored = new ArrayList<>();
     for (byte[] bytes : state) {
       restored.add(FileSliceSplitSerializer.INSTANCE.deserialize(FileSliceSplitSerializer.INSTANCE.getVersion(), bytes));
@@ -107,7 +107,7 @@ class FileSliceReaderTest {
   @Test
   void aPushedDownLimitEndsTheReaderAfterThatManyRows(@TempDir Path dir) throws Exception {
     TableToRead table = ordersTable(dir, 10);
-    FileSliceReader reader = new FileSliceReader(new CountingContext(), table, ROW, 3);
+    FileSliceReader reader = new FileSliceReader(new CountingContext(), table, ROW, 3, false);
     reader.start();
     reader.addSplits(SlicePlanner.plan(table, new ReadQuery(QueryType.SNAPSHOT, null, null), Optional.empty()));
     Rows emitted = new Rows();

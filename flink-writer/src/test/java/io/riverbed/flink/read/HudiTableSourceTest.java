@@ -221,7 +221,8 @@ class HudiTableSourceTest {
         .rootCause().hasMessage("option 'read.start-commit' = '20240102000000' is after 'read.end-commit' = '20240101000000'");
     assertThatThrownBy(() -> select("SELECT * FROM errors /*+ OPTIONS('hoodie.datasource.query.type' = 'incremental') */"))
         .rootCause().hasMessageStartingWith("option 'read.start-commit' is required");
-    assertThatThrownBy(() -> select("SELECT * FROM errors /*+ OPTIONS('read.streaming.enabled' = 'true') */"))
-        .rootCause().hasMessageContaining("streaming reads of hudi tables are not supported yet");
+    assertThatThrownBy(() -> select("SELECT * FROM errors /*+ OPTIONS('read.streaming.enabled' = 'true', "
+        + "'read.end-commit' = '20240101000000') */"))
+        .rootCause().hasMessageContaining("option 'read.end-commit' ends a read; a streaming read");
   }
 }

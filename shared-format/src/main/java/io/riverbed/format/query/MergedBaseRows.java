@@ -16,7 +16,8 @@ import org.apache.avro.generic.GenericRecord;
 /**
  * The rows of a file slice with logs, in any row form: each base row kept, replaced by its key's
  * merged log record or dropped, as the table's payload rule says, then the records only the logs
- * hold. Base rows pass through as the engine read them; only log records are converted.
+ * hold. Base rows pass through as the engine read them; only log records are converted. Given a
+ * form for deletes, a key the logs delete yields a row of that form instead of nothing.
  */
 final class MergedBaseRows<R> extends LookAheadIterator<R> {
   private final SliceMerge merge;
@@ -24,17 +25,25 @@ final class MergedBaseRows<R> extends LookAheadIterator<R> {
   private final CloseableIterator<R> base;
   private final BaseRowAccess<R> access;
   private final Function<GenericRecord, R> fromLog;
+  private final Function<LogEntry, R> fromDelete;
   private final boolean readsBaseOrdering;
   private final Set<String> mergedKeys = new HashSet<>();
   private Iterator<LogEntry> logOnly;
 
   MergedBaseRows(SliceMerge merge, MergedLogRecords logs, CloseableIterator<R> base, BaseRowAccess<R> access,
       Function<GenericRecord, R> fromLog) {
+    this(merge, logs, base, access, fromLog, null);
+  }
+
+  /** @param fromDelete the row of a deleted key's log entry; null: deleted keys yield no row */
+  MergedBaseRows(SliceMerge merge, MergedLogRecords logs, CloseableIterator<R> base, BaseRowAccess<R> access,
+      Function<GenericRecord, R> fromLog, Function<LogEntry, R> fromDelete) {
     this.merge = merge;
     this.logs = logs;
     this.base = base;
     this.access = access;
     this.fromLog = fromLog;
+    this.fromDelete = fromDelete;
     this.readsBaseOrdering = merge.comparesBaseOrdering();
   }
 
@@ -51,7 +60,14 @@ final class MergedBaseRows<R> extends LookAheadIterator<R> {
     }
     while (logOnly.hasNext()) {
       LogEntry entry = logOnly.next();
-      if (!entry.isDelete() && !mergedKeys.contains(entry.recordKey()) && entry instanceof LogEntry.Upsert u) {
+      if (mergedKeys.contains(entry.recordKey())) {
+        continue;
+      }
+      if (entry.isDelete()) {
+        if (fromDelete != null) {
+          return fromDelete.apply(entry);
+        }
+      } else if (entry instanceof LogEntry.Upsert u) {
         return fromLog.apply(u.record());
       }
     }
@@ -74,7 +90,7 @@ final class MergedBaseRows<R> extends LookAheadIterator<R> {
     return switch (merge.outcomeWithBase(key, persisted, logRecord)) {
       case BASE -> row;
       case LOG -> fromLog.apply(logRecord);
-      case DELETED -> null;
+      case DELETED -> fromDelete == null ? null : fromDelete.apply(entry.get());
     };
   }
 

@@ -5,6 +5,7 @@ import io.riverbed.format.archive.ArchivedTimeline;
 import io.riverbed.format.consumer.Consumer;
 import io.riverbed.format.consumer.ConsumerOptions;
 import io.riverbed.format.consumer.ConsumerRegistry;
+import io.riverbed.format.file.FileGroup;
 import io.riverbed.format.file.FileSlice;
 import io.riverbed.format.file.FileSystemView;
 import io.riverbed.format.file.FileSystemViewLoader;
@@ -21,6 +22,7 @@ import io.riverbed.format.timeline.TimelineStore;
 import io.riverbed.format.timeline.WriteStat;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -160,22 +162,52 @@ public final class QueryPlanner {
     }
   }
 
+  /**
+   * The changes of the commits completed after {@code beginExclusive}, up to {@code endInclusive}
+   * (empty: the latest) or the last one before the first still incomplete, for a streaming reader ({@link SplitReader#readChanges}). On
+   * MERGE_ON_READ every slice the range's writes put files into, oldest first per file group, not
+   * the latest slice: a compaction's base file carries no change of its own (its rows keep their
+   * commit times), and the deletes it dropped are only in the logs it merged. On COPY_ON_WRITE
+   * what an incremental query reads: the latest slices of the written files.
+   *
+   * @throws TableException if {@code beginExclusive} is older than the active timeline
+   */
+  public static QueryPlan planChanges(Table table, String beginExclusive, Optional<String> endInclusive) {
+    Timeline active = table.refreshTimeline();
+    Optional<Schema> schema = TableSchemaResolver.resolve(table, active);
+    QuerySpec spec = new QuerySpec(QueryType.INCREMENTAL, Optional.empty(), Optional.of(beginExclusive), endInclusive,
+        QuerySpec.HolesPolicy.BLOCK, false, Optional.empty());
+    if (table.type() == TableType.COPY_ON_WRITE) {
+      return incremental(table, active, schema, spec);
+    }
+    IncrementalScope scope = scope(table, active, spec);
+    if (scope.beginArchived() && ArchivedTimeline.exists(table)
+        && ArchivedTimeline.load(table).instants().stream().anyMatch(i -> i.time().compareTo(beginExclusive) > 0)) {
+      throw new TableException("table " + table.basePath() + ": the changes after " + beginExclusive + " reach before the "
+          + "active timeline (its first commit is " + scope.firstActive().orElse("-") + "): archived commits' changes "
+          + "cannot be read; register the reader as a consumer so that archival keeps its position, or start it anew");
+    }
+    if (scope.commits().isEmpty()) {
+      return new QueryPlan(table, active, schema, Optional.of(scope.end()),
+          Optional.of(scope.rows(IncrementalScope.Source.NOTHING)), List.of());
+    }
+    InstantRange rows = scope.rows(IncrementalScope.Source.COMMIT_FILES);
+    Timeline writes = scope.commits().filter(i -> i.action() != Action.COMMIT);
+    FileSystemView view = FileSystemViewLoader.fromFiles(table, active, onlyValues(filesWritten(table, writes)));
+    List<Split> splits = new ArrayList<>();
+    for (FileGroup group : view.fileGroups()) {
+      List<FileSlice> slices = new ArrayList<>(view.committedSlices(group));
+      Collections.reverse(slices);
+      slices.stream().filter(slice -> !slice.isEmpty())
+          .forEach(slice -> splits.add(new Split(slice, scope.lastCommit(), Optional.of(rows))));
+    }
+    return new QueryPlan(table, active, schema, Optional.of(scope.lastCommit()), Optional.of(rows), splits);
+  }
+
   private static QueryPlan incremental(Table table, Timeline active, Optional<Schema> schema, QuerySpec spec) {
     boolean cow = table.type() == TableType.COPY_ON_WRITE;
-    Timeline candidates = (cow ? active.commitAndReplaceTimeline() : active.writeTimeline()).completed();
-    String begin = spec.beginInstant().orElseThrow();
-    String end = spec.endInstant().or(() -> candidates.last().map(Instant::time)).orElse(begin);
-    Optional<String> hole = firstHole(active, begin, end);
-    if (hole.isPresent()) {
-      if (spec.holesPolicy() == QuerySpec.HolesPolicy.FAIL) {
-        throw new TableException("table " + table.basePath() + ": instant " + hole.get()
-            + " is still incomplete inside the incremental range (" + begin + ", " + end + "]; roll it back or set "
-            + QuerySpec.HOLES_POLICY + "=BLOCK to read up to it");
-      }
-      String blocked = hole.get();
-      end = candidates.filter(i -> i.time().compareTo(blocked) < 0).last().map(Instant::time).orElse(begin);
-    }
-    IncrementalScope scope = IncrementalScope.of(table.type(), candidates, begin, end);
+    IncrementalScope scope = scope(table, active, spec);
+    String end = scope.end();
     CommitFiles commitFiles = new CommitFiles(table, active, scope);
     IncrementalScope.Source source = scope.source(spec.fallbackToFullTableScan(),
         () -> cow ? commitFiles.anyMissing(commitFiles.slices()) : commitFiles.anyWrittenMissing());
@@ -220,6 +252,25 @@ public final class QueryPlanner {
           + "set {}=true for a full table scan, or begin at {} or later", table.basePath(), scope.begin(),
           scope.end(), scope.begin(), first, first, QuerySpec.FALLBACK_FULL_TABLE_SCAN, first);
     }
+  }
+
+  /** The scope of an incremental query: its range, ended before the first incomplete commit as its policy says. */
+  private static IncrementalScope scope(Table table, Timeline active, QuerySpec spec) {
+    boolean cow = table.type() == TableType.COPY_ON_WRITE;
+    Timeline candidates = (cow ? active.commitAndReplaceTimeline() : active.writeTimeline()).completed();
+    String begin = spec.beginInstant().orElseThrow();
+    String end = spec.endInstant().or(() -> candidates.last().map(Instant::time)).orElse(begin);
+    Optional<String> hole = firstHole(active, begin, end);
+    if (hole.isPresent()) {
+      if (spec.holesPolicy() == QuerySpec.HolesPolicy.FAIL) {
+        throw new TableException("table " + table.basePath() + ": instant " + hole.get()
+            + " is still incomplete inside the incremental range (" + begin + ", " + end + "]; roll it back or set "
+            + QuerySpec.HOLES_POLICY + "=BLOCK to read up to it");
+      }
+      String blocked = hole.get();
+      end = candidates.filter(i -> i.time().compareTo(blocked) < 0).last().map(Instant::time).orElse(begin);
+    }
+    return IncrementalScope.of(table.type(), candidates, begin, end);
   }
 
   /** The files an incremental range's commits wrote and the slices they make, read once, when first needed. */

@@ -105,6 +105,14 @@ final class SliceMerge {
    * range can win the merge over one written inside it, and the row then falls outside the range.
    */
   MergedLogRecords scanLogs(Split split, Schema readerSchema) {
+    return scanLogs(split, readerSchema, false);
+  }
+
+  /**
+   * As {@link #scanLogs(Split, Schema)}; with {@code rangeOnly} an incremental split's logs are
+   * merged from the blocks of its range alone, so that every entry is a change the range made.
+   */
+  MergedLogRecords scanLogs(Split split, Schema readerSchema, boolean rangeOnly) {
     SliceLogScanner.Builder builder = SliceLogScanner.builder(table.fs())
         .readerSchema(readerSchema)
         .latestInstantTime(split.latestInstant())
@@ -116,6 +124,9 @@ final class SliceMerge {
         .spillDirectory(settings.spillDirectory())
         .committedWrites(committedWrites(split))
         .fileGroup(table.basePath().toString(), split.slice().fileGroupId().toString());
+    if (rangeOnly) {
+      builder.instantRange(split.range().orElseThrow());
+    }
     for (LogFile log : split.slice().logFiles()) {
       builder.logFile(log.path(), log.length());
     }

@@ -137,6 +137,59 @@ public final class SplitReader {
     return filtered(mergedSlice(slice, scanLogs(split), split.range()), inRange);
   }
 
+  /**
+   * The changes an incremental split's range made, for streaming readers: its log blocks of the
+   * range merged per key over the base rows (a key the range deleted comes out as
+   * {@link RowChange.Deleted}, also when only a delete block or a record flagged deleted says so),
+   * and the base rows whose commit time lies in the range. Keys the range did not touch yield
+   * nothing, whatever blocks before the range say of them.
+   */
+  public CloseableIterator<RowChange> readChanges(Split split, Optional<Schema> projection) {
+    InstantRange range = split.range().orElseThrow(() -> new TableException("split of file group "
+        + split.slice().fileGroupId() + " in " + table.basePath() + " has no instant range: only incremental splits "
+        + "have changes"));
+    try {
+      return openChanges(split, range, projection);
+    } catch (RuntimeException e) {
+      throw missingFileOr(split, e);
+    }
+  }
+
+  private CloseableIterator<RowChange> openChanges(Split split, InstantRange range, Optional<Schema> projection) {
+    FileSlice slice = split.slice();
+    if (slice.logFiles().isEmpty()) {
+      return open(split, projection, schema -> Optional.empty()).map(RowChange.Upserted::new);
+    }
+    MergedLogRecords logs = merge.scanLogs(split, tableSchema, true);
+    CloseableIterator<GenericRecord> base;
+    try {
+      base = slice.baseFile()
+          .map(b -> BaseFileReader.recordsInMatchingRowGroups(table.fs().getConf(), b.path(), tableSchema,
+              commitTimeFilter(range)))
+          .orElseGet(SplitReader::emptyIterator);
+    } catch (RuntimeException e) {
+      logs.close();
+      throw e;
+    }
+    BaseRowAccess<GenericRecord> avro = avroRows(merge.orderingField());
+    BaseRowAccess<RowChange> access = new BaseRowAccess<>() {
+      @Override
+      public String recordKey(RowChange row) {
+        return avro.recordKey(((RowChange.Upserted) row).record());
+      }
+
+      @Override
+      public Comparable<?> orderingValue(RowChange row) {
+        return avro.orderingValue(((RowChange.Upserted) row).record());
+      }
+    };
+    String partitionPath = slice.partitionPath();
+    Predicate<GenericRecord> inRange = commitTimeIn(range);
+    var changes = new MergedBaseRows<RowChange>(merge, logs, base.map(RowChange.Upserted::new), access,
+        RowChange.Upserted::new, entry -> new RowChange.Deleted(entry.recordKey(), partitionPath));
+    return filtered(changes, c -> !(c instanceof RowChange.Upserted u) || inRange.test(u.record()));
+  }
+
   private MergedLogRecords scanLogs(Split split) {
     return merge.scanLogs(split, tableSchema);
   }
@@ -157,12 +210,12 @@ public final class SplitReader {
     return FilterCompat.get(predicate);
   }
 
-  private static CloseableIterator<GenericRecord> filtered(CloseableIterator<GenericRecord> source, Predicate<GenericRecord> keep) {
+  private static <T> CloseableIterator<T> filtered(CloseableIterator<T> source, Predicate<? super T> keep) {
     return new LookAheadIterator<>() {
       @Override
-      protected GenericRecord computeNext() {
+      protected T computeNext() {
         while (source.hasNext()) {
-          GenericRecord r = source.next();
+          T r = source.next();
           if (keep.test(r)) {
             return r;
           }

@@ -2,6 +2,7 @@ package io.riverbed.format.record;
 
 import io.riverbed.format.InvalidRecordException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.avro.Schema;
@@ -99,6 +100,40 @@ public final class KeyGenerator {
   public Map<String, String> partitionValues(String partitionPath) {
     return PartitionPaths.parse(partitionPath, options.partitionFields(), options.hiveStylePartitioning(),
         options.urlEncodePartitionPath());
+  }
+
+  /**
+   * The record key field values {@code recordKey} holds, the inverse of {@link Bound#recordKey}:
+   * the whole key for a single key field; for several, each {@code field:value} pair, the null and
+   * empty placeholders read back as null and empty.
+   *
+   * @throws InvalidRecordException if the key does not have the {@code field:value} form of the
+   *     table's key fields
+   */
+  public Map<String, String> recordKeyValues(String recordKey) {
+    List<String> fields = options.recordKeyFields();
+    Map<String, String> values = new LinkedHashMap<>();
+    if (fields.size() == 1) {
+      values.put(fields.get(0), recordKey);
+      return values;
+    }
+    int at = 0;
+    for (int i = 0; i < fields.size(); i++) {
+      String prefix = (i == 0 ? "" : ",") + fields.get(i) + ":";
+      if (!recordKey.startsWith(prefix, at)) {
+        throw new InvalidRecordException("record key \"" + recordKey + "\" does not hold the key fields " + fields
+            + " as field:value pairs");
+      }
+      int start = at + prefix.length();
+      int end = i + 1 < fields.size() ? recordKey.indexOf("," + fields.get(i + 1) + ":", start) : recordKey.length();
+      if (end < 0) {
+        throw new InvalidRecordException("record key \"" + recordKey + "\" lacks key field '" + fields.get(i + 1) + "'");
+      }
+      String value = recordKey.substring(start, end);
+      values.put(fields.get(i), value.equals(NULL_PLACEHOLDER) ? null : value.equals(EMPTY_PLACEHOLDER) ? "" : value);
+      at = end;
+    }
+    return values;
   }
 
   /** Key extraction for one schema, with field positions resolved. */

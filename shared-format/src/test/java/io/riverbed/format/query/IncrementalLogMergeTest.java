@@ -1,5 +1,6 @@
 package io.riverbed.format.query;
 
+import static io.riverbed.format.testing.OrderWrites.order;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.riverbed.format.file.FileSlice;
@@ -7,26 +8,16 @@ import io.riverbed.format.file.FileSystemViewLoader;
 import io.riverbed.format.log.LogFileReader;
 import io.riverbed.format.record.MetaFields;
 import io.riverbed.format.table.Table;
-import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.testing.AppendedLogFiles;
-import io.riverbed.format.testing.Orders;
-import io.riverbed.format.testing.SingleTaskEngine;
+import io.riverbed.format.testing.OrderWrites;
 import io.riverbed.format.testing.TableReads;
-import io.riverbed.format.timeline.WriteOperationType;
-import io.riverbed.format.write.RecordKeyer;
-import io.riverbed.format.write.WriteOptions;
-import io.riverbed.format.write.WriteRecord;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -39,29 +30,23 @@ import org.junit.jupiter.api.io.TempDir;
  * before the range wins the merge over the version the range wrote is not a change of the range.
  */
 class IncrementalLogMergeTest {
-  private static final String DAY = Orders.DAYS.get(0);
-
   @TempDir
   Path dir;
 
+  private OrderWrites orders;
   private Table table;
-  private SingleTaskEngine engine;
-  private RecordKeyer keyer;
 
   @BeforeEach
-  void createTable() throws IOException {
-    TableConfig config = Orders.config(TableType.MERGE_ON_READ);
-    table = Table.create(FileSystem.getLocal(new Configuration()),
-        new org.apache.hadoop.fs.Path(dir.toUri().toString(), "orders"), config);
-    engine = new SingleTaskEngine(table, Orders.SCHEMA, WriteOptions.fromMap(Map.of()));
-    keyer = RecordKeyer.forTable(config);
+  void createTable() {
+    orders = OrderWrites.create(dir, TableType.MERGE_ON_READ);
+    table = orders.table();
   }
 
   @Test
   void updateThatLosesToAnEarlierLogVersionIsNotAChangeOfTheRange() {
-    upsert(order("k0", "first", 1), order("k1", "first", 1));
-    String second = upsert(order("k0", "second", 5));
-    String third = upsert(order("k0", "third-loses", 3), order("k1", "third", 3));
+    orders.upsert(order("k0", "first", 1), order("k1", "first", 1));
+    String second = orders.upsert(order("k0", "second", 5));
+    String third = orders.upsert(order("k0", "third-loses", 3), order("k1", "third", 3));
     AppendedLogFiles.join(table.fs(), table.basePath());
 
     assertThat(logBlockInstantsOfOneFile()).as("both updates' blocks in the one log file").contains(second, third);
@@ -72,10 +57,10 @@ class IncrementalLogMergeTest {
 
   @Test
   void keyDeletedInsideTheRangeIsAbsentAndKeyUpdatedInsideShowsItsUpdate() {
-    String first = upsert(order("k0", "first", 1), order("k1", "first", 1), order("k2", "first", 1));
-    upsert(order("k2", "second", 2));
-    String third = write(WriteOperationType.DELETE, WriteRecord.delete("k0", DAY, 0));
-    String fourth = upsert(order("k1", "fourth", 4));
+    String first = orders.upsert(order("k0", "first", 1), order("k1", "first", 1), order("k2", "first", 1));
+    orders.upsert(order("k2", "second", 2));
+    String third = orders.delete("k0");
+    String fourth = orders.upsert(order("k1", "fourth", 4));
     AppendedLogFiles.join(table.fs(), table.basePath());
 
     assertThat(namesAt(incremental(first, fourth))).containsExactly(Map.entry("k1", "fourth"), Map.entry("k2", "second"));
@@ -107,23 +92,5 @@ class IncrementalLogMergeTest {
       }
     }
     return instants;
-  }
-
-  private String upsert(GenericRecord... orders) {
-    return write(WriteOperationType.UPSERT, java.util.Arrays.stream(orders).map(keyer::toWriteRecord)
-        .toArray(WriteRecord[]::new));
-  }
-
-  private String write(WriteOperationType operation, WriteRecord... records) {
-    return engine.write(operation, List.of(records), Map.of());
-  }
-
-  private static GenericRecord order(String id, String name, long ts) {
-    GenericRecord r = new GenericData.Record(Orders.SCHEMA);
-    r.put("id", id);
-    r.put("name", name);
-    r.put("ts", ts);
-    r.put("dt", DAY);
-    return r;
   }
 }

@@ -290,4 +290,19 @@ class KeyGeneratorTest {
         .containsExactly(Map.entry("a", "1"), Map.entry("b", "x"));
     assertThat(keys(List.of("id"), List.of()).partitionValues("")).isEmpty();
   }
+
+  @Test
+  void recordKeyValuesReadBackWhatTheKeyWasMadeOf() {
+    var single = keys(List.of("id"), List.of("dt"));
+    assertThat(single.recordKeyValues("a:b,c")).containsExactly(Map.entry("id", "a:b,c"));
+    var complex = keys(List.of("id", "name"), List.of("dt"));
+    String key = complex.recordKey(record("id", new Utf8("u,1"), "name", ""));
+    assertThat(complex.recordKeyValues(key)).containsExactly(Map.entry("id", "u,1"), Map.entry("name", ""));
+    var withNull = new java.util.HashMap<String, String>();
+    withNull.put("id", "7");
+    withNull.put("name", null);
+    assertThat(complex.recordKeyValues(complex.recordKey(record("id", new Utf8("7"))))).isEqualTo(withNull);
+    assertThatThrownBy(() -> complex.recordKeyValues("id:7"))
+        .isInstanceOf(InvalidRecordException.class).hasMessageContaining("'name'");
+  }
 }
