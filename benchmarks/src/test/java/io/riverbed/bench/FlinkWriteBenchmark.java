@@ -53,7 +53,9 @@ import org.junit.jupiter.api.Test;
  * files, commits). Apache Hudi's Flink bundle is not available here, so there is no Hudi-Flink
  * comparison; {@code -Dbench.flink.paimon=true} (the default) adds Apache Paimon's primary-key table
  * ({@link PaimonSink}) as a third sink of the same job, and the report gives Paimon/Riverbed wall and
- * CPU ratios. Rounds alternate the order; heap is measured by {@link HeapWatcher}.
+ * CPU ratios. {@code -Dbench.flink.rocksdb=true} adds the Riverbed writer with its index on RocksDB
+ * ({@code --flink-conf state.backend.type=rocksdb}). Rounds alternate the order; heap is measured by
+ * {@link HeapWatcher}.
  *
  * <p>{@code -Dbench.flink.compaction=true} adds a third sink in the same rounds: the same writer
  * with the compaction stage ({@code compaction.async.enabled=true}, every
@@ -75,6 +77,7 @@ class FlinkWriteBenchmark {
   private final String checkpointInterval = System.getProperty("bench.flink.checkpoint.interval", "10s");
   private final boolean compaction = Boolean.getBoolean("bench.flink.compaction");
   private final boolean paimon = Boolean.parseBoolean(System.getProperty("bench.flink.paimon", "true"));
+  private final boolean rocksDb = Boolean.getBoolean("bench.flink.rocksdb");
   private final int compactionDeltaCommits = Integer.getInteger("bench.flink.compaction.delta_commits", 3);
   private final Path dir = Path.of(System.getProperty("bench.dir", "target/bench")).toAbsolutePath().resolve("flink");
   private int runs;
@@ -97,6 +100,9 @@ class FlinkWriteBenchmark {
     Map<String, TableSinkBuilder> sinks = new LinkedHashMap<>();
     sinks.put("no-op sink", (rows, rowType, options) -> rows.sinkTo(new DiscardingSink<>()).name("discard"));
     sinks.put("Riverbed MOR", TableSinkBuilder.tableWriter());
+    if (rocksDb) {
+      sinks.put(ROCKSDB, TableSinkBuilder.tableWriter());
+    }
     if (paimon) {
       sinks.put(PAIMON, PaimonSink.primaryKeyTable("uuid", new String[] {"region", "country", "city"}, "ts", parallelism));
     }
@@ -136,6 +142,7 @@ class FlinkWriteBenchmark {
     Path lastTable = null;
     Path lastCompactedTable = null;
     Path lastPaimonTable = null;
+    Path lastRocksDbTable = null;
     for (int round = 0; round < rounds; round++) {
       List<String> order = new ArrayList<>(sinks.keySet());
       if (round % 2 == 1) {
@@ -163,6 +170,8 @@ class FlinkWriteBenchmark {
           lastTable = table;
         } else if (name.equals(PAIMON)) {
           lastPaimonTable = table;
+        } else if (name.equals(ROCKSDB)) {
+          lastRocksDbTable = table;
         } else if (name.equals(COMPACTING)) {
           lastCompactedTable = table;
           compactionsDuringIngest.add(m.compactionsDuringIngest());
@@ -212,6 +221,12 @@ class FlinkWriteBenchmark {
           seconds.get(PAIMON).median() / seconds.get("Riverbed MOR").median(), wall.min(), wall.max(),
           cpuSeconds.get(PAIMON).median() / cpuSeconds.get("Riverbed MOR").median(), cpu.min(), cpu.max());
     }
+    if (rocksDb) {
+      Samples wall = Samples.ratios("RocksDB/heap wall", seconds.get(ROCKSDB), seconds.get("Riverbed MOR"));
+      report.format("- index on RocksDB / on the heap, wall time: ratio of medians **%.2f** (per-round %.2f–%.2f); "
+              + "process CPU: ratio of medians **%.2f**", seconds.get(ROCKSDB).median() / seconds.get("Riverbed MOR").median(),
+          wall.min(), wall.max(), cpuSeconds.get(ROCKSDB).median() / cpuSeconds.get("Riverbed MOR").median());
+    }
     if (compaction) {
       Samples compactedPaired = Samples.ratios("compaction ratio", seconds.get(COMPACTING), seconds.get("Riverbed MOR"));
       report.format("- async compaction (every %d delta commits) on/off, wall time: ratio of medians **%.2f**; per-round "
@@ -230,10 +245,18 @@ class FlinkWriteBenchmark {
     }
 
     List<TableFacts> checked = new ArrayList<>();
-    for (Path t : compaction ? List.of(lastTable, lastCompactedTable) : List.of(lastTable)) {
-      TableFacts facts = TableFacts.of(t);
+    Map<String, Path> riverbedTables = new LinkedHashMap<>();
+    riverbedTables.put("Riverbed MOR", lastTable);
+    if (compaction) {
+      riverbedTables.put(COMPACTING, lastCompactedTable);
+    }
+    if (rocksDb) {
+      riverbedTables.put(ROCKSDB, lastRocksDbTable);
+    }
+    for (var named : riverbedTables.entrySet()) {
+      TableFacts facts = TableFacts.of(named.getValue());
       report.format("- last %s table: %d live records (expected %d), %d delta commits, %d compactions, %d base files "
-              + "(%.1f MB), %d log files (%.1f MB)", t == lastTable ? "Riverbed MOR" : COMPACTING, facts.liveRecords(),
+              + "(%.1f MB), %d log files (%.1f MB)", named.getKey(), facts.liveRecords(),
           uniqueKeys, facts.deltaCommits(), facts.compactions(), facts.baseFiles(), facts.baseBytes() / 1e6,
           facts.logFiles(), facts.logBytes() / 1e6);
       checked.add(facts);
@@ -283,14 +306,19 @@ class FlinkWriteBenchmark {
   private Measured run(String name, TableSinkBuilder sink, Path input, Path schema, Path table) throws Exception {
     // A folder per run: Flink may still be removing a finished job's checkpoints after it returned.
     Path checkpoints = dir.resolve("checkpoints").resolve("run-" + (++runs));
-    WriteJobConfig config = WriteJobArguments.parse(
+    List<String> args = new ArrayList<>(List.of(
         "--source", "file", "--input", input.toString(), "--schema", schema.toString(),
         "--table-path", table.toString(), "--table-name", "trips", "--table-type", "MERGE_ON_READ",
         "--record-key", "uuid", "--precombine", "ts", "--partition-path", "region,country,city",
         "--checkpoint-interval", checkpointInterval, "--parallelism", Integer.toString(parallelism),
         // Without a checkpoint directory Flink keeps checkpoints in the JobManager's memory (5 MB at
         // most): the index state of ~500k keys exceeds it and the job fails after 3 restarts.
-        "--checkpoint-dir", checkpoints.toString());
+        "--checkpoint-dir", checkpoints.toString()));
+    if (name.equals(ROCKSDB)) {
+      // as a user picks it; Riverbed adds incremental checkpoints, bloom filters and managed memory
+      args.addAll(List.of("--flink-conf", "state.backend.type=rocksdb"));
+    }
+    WriteJobConfig config = WriteJobArguments.parse(args.toArray(String[]::new));
     try (HeapWatcher heap = HeapWatcher.start()) {
       long cpuStart = ProcessCpu.nanos();
       long startMillis = System.currentTimeMillis();
@@ -418,6 +446,7 @@ class FlinkWriteBenchmark {
   /** What the write left: live records (read back through the core), commits and files. */
   static final String COMPACTING = "Riverbed MOR, async compaction";
   static final String PAIMON = "Apache Paimon PK table";
+  static final String ROCKSDB = "Riverbed MOR, index on RocksDB";
 
   record TableFacts(long liveRecords, int deltaCommits, int compactions, int baseFiles, long baseBytes, int logFiles,
       long logBytes) {
