@@ -10,6 +10,7 @@ import io.riverbed.format.record.TableSchemas;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableSchemaResolver;
+import io.riverbed.format.write.commit.SchemaChangeCommit;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.apache.avro.JsonProperties;
 import org.apache.avro.Schema;
 import org.apache.flink.table.catalog.AbstractCatalog;
 import org.apache.flink.table.catalog.CatalogBaseTable;
@@ -247,19 +249,50 @@ public final class HudiDfsCatalog extends AbstractCatalog {
       }
       throw new TableNotExistException(getName(), tablePath);
     }
-    CatalogBaseTable current = getTable(tablePath);
-    if (!(newTable instanceof CatalogTable altered)
-        || !Objects.equals(current.getUnresolvedSchema().getColumns(), newTable.getUnresolvedSchema().getColumns())
+    CatalogTable current = (CatalogTable) getTable(tablePath);
+    List<org.apache.flink.table.api.Schema.UnresolvedColumn> before = current.getUnresolvedSchema().getColumns();
+    List<org.apache.flink.table.api.Schema.UnresolvedColumn> after = newTable.getUnresolvedSchema().getColumns();
+    if (!(newTable instanceof ResolvedCatalogTable altered)
+        || after.size() < before.size() || !after.subList(0, before.size()).equals(before)
         || !Objects.equals(current.getUnresolvedSchema().getPrimaryKey().map(k -> k.getColumnNames()),
             newTable.getUnresolvedSchema().getPrimaryKey().map(k -> k.getColumnNames()))
-        || !((CatalogTable) current).getPartitionKeys().equals(altered.getPartitionKeys())) {
+        || !current.getPartitionKeys().equals(altered.getPartitionKeys())) {
       throw new CatalogException("catalog " + getName() + ": " + tablePath.getFullName() + ": ALTER TABLE changes the "
-          + "table's options only (SET/RESET); its columns, primary key and partitions are not changed through the catalog yet");
+          + "table's options (SET/RESET) and adds nullable columns at the end (ADD); other changes of its columns, "
+          + "primary key or partitions are not available through the catalog");
     }
     Path basePath = basePath(tablePath);
+    if (after.size() > before.size()) {
+      addColumns(tablePath, altered, after.subList(before.size(), after.size()).stream().map(c -> c.getName()).toList());
+    }
     Map<String, String> given = givenOptions(tablePath, newTable.getOptions());
     TableOptionsFile definition = TableOptionsFile.read(fs, basePath).orElseGet(() -> fromTableConfig(Table.open(fs, basePath).config()));
     definition.withOptions(given).write(fs, basePath);
+  }
+
+  /** Commits the table's schema with {@code added} (nullable, physical) at the end, as Hudi's ALTER TABLE ADD COLUMNS. */
+  private void addColumns(ObjectPath tablePath, ResolvedCatalogTable altered, List<String> added) {
+    String statement = "catalog " + getName() + ": ALTER TABLE " + tablePath.getFullName() + " ADD ";
+    RowType rowType = (RowType) altered.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
+    for (String name : added) {
+      var column = altered.getResolvedSchema().getColumn(name).orElseThrow();
+      if (!column.isPhysical() || !column.getDataType().getLogicalType().isNullable()) {
+        throw new CatalogException(statement + name + ": only nullable physical columns can be added (files written "
+            + "before have no value for it)");
+      }
+    }
+    Table table = Table.open(fs, basePath(tablePath)).prepareForWrite();
+    Schema current = TableSchemas.removeMetaFields(TableSchemaResolver.resolve(table, table.refreshTimeline())
+        .orElseThrow(() -> new CatalogException(statement + String.join(", ", added) + ": the table has no schema yet")));
+    Schema declared = RowTypeAvroConverter.toAvroSchema(rowType, current.getName());
+    List<Schema.Field> fields = new ArrayList<>();
+    current.getFields().forEach(f -> fields.add(new Schema.Field(f.name(), f.schema(), f.doc(), f.defaultVal())));
+    for (String name : added) {
+      fields.add(new Schema.Field(name, declared.getField(name).schema(), null, JsonProperties.NULL_VALUE));
+    }
+    Schema changed = Schema.createRecord(current.getName(), current.getDoc(), current.getNamespace(), false);
+    changed.setFields(fields);
+    SchemaChangeCommit.commit(table, changed, "flink-catalog", statement + String.join(", ", added));
   }
 
   @Override

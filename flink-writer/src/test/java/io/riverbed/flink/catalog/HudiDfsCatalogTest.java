@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The {@code hudi} catalog in {@code dfs} mode: databases and tables created, written and read by
- * name, a later session sees them with no DDL, options altered, tables and databases dropped; and
+ * name, a later session sees them with no DDL, options altered, a column added (earlier rows read
+ * null in it), tables and databases dropped; and
  * what it does not do is refused naming the reason.
  */
 class HudiDfsCatalogTest {
@@ -83,10 +84,17 @@ class HudiDfsCatalogTest {
     later.executeSql("ALTER TABLE ods.trips SET ('compaction.delta_commits' = '2')");
     assertThat(session().getCatalog("lake").orElseThrow().getTable(new org.apache.flink.table.catalog.ObjectPath("ods", "trips"))
         .getOptions()).containsEntry("compaction.delta_commits", "2").containsEntry("precombine.field", "ts");
-    assertThatThrownBy(() -> later.executeSql("ALTER TABLE ods.trips ADD note STRING"))
-        .hasStackTraceContaining("ALTER TABLE changes the table's options only");
+    later.executeSql("ALTER TABLE ods.trips ADD note STRING");
+    TableEnvironment evolved = session();
+    evolved.executeSql("INSERT INTO ods.trips VALUES ('c', 1, 3.00, 'rome', 'new')").await();
+    assertThat(rows(evolved, "SELECT id, fare, note FROM ods.trips"))
+        .containsExactlyInAnyOrder("+I[a, 11.00, null]", "+I[b, 7.25, null]", "+I[c, 3.00, new]");
+    assertThatThrownBy(() -> evolved.executeSql("ALTER TABLE ods.trips DROP fare"))
+        .hasStackTraceContaining("other changes of its columns, primary key or partitions are not available");
+    assertThatThrownBy(() -> evolved.executeSql("ALTER TABLE ods.trips ADD flag BOOLEAN NOT NULL"))
+        .hasStackTraceContaining("only nullable physical columns can be added");
 
-    assertThatThrownBy(() -> later.executeSql("DROP DATABASE ods")).hasStackTraceContaining("is not empty");
+    assertThatThrownBy(() -> evolved.executeSql("DROP DATABASE ods")).hasStackTraceContaining("is not empty");
     later.executeSql("DROP TABLE ods.trips");
     assertThat(tableDir).doesNotExist();
     later.executeSql("DROP DATABASE ods");
