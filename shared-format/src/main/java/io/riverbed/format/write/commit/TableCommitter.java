@@ -363,7 +363,7 @@ public final class TableCommitter {
   public SortedSet<Long> committedIdentifiers(String writer) {
     SortedSet<Long> identifiers = new TreeSet<>();
     for (Instant done : store.load().commitsTimeline().completed().instants()) {
-      Map<String, String> extra = CommitMetadata.fromJson(store.read(done), store.pathOf(done).toString())
+      Map<String, String> extra = CommitMetadata.parse(store.read(done), store.pathOf(done).toString())
           .extraMetadata();
       String id = extra.get(IDENTIFIER_KEY);
       if (writer.equals(extra.get(WRITER_ID_KEY)) && id != null) {
