@@ -3,6 +3,8 @@ package io.riverbed.format.write.commit;
 import io.riverbed.format.TableException;
 import io.riverbed.format.file.FileGroupId;
 import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableConfig;
+import io.riverbed.format.table.TableConfigFile;
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.KafkaOffsets;
@@ -311,6 +313,7 @@ public final class TableCommitter {
           + "the timeline: its writes are lost");
     }
     beforeCommit.run();
+    requireTableVersionUnchanged(time);
 
     List<WriteStat> stats = new ArrayList<>();
     Set<FileGroupId> touched = new LinkedHashSet<>();
@@ -348,6 +351,21 @@ public final class TableCommitter {
     CommitMetadata metadata = tx.commit(schema, extra);
     committedOffsets = offsets;
     return Optional.of(new Committed(instant.get().withState(State.COMPLETED), metadata));
+  }
+
+  /**
+   * Fails the commit if {@code hoodie.properties} now names another table version than the writer
+   * opened, as when a Hudi 1.x writer upgraded the table to version 8 under a running job: a commit
+   * written in version 6's layout into a version 8 table would be lost to Hudi 1.x and break the table.
+   */
+  private void requireTableVersionUnchanged(String time) {
+    TableConfig now = TableConfigFile.read(table.fs(), table.metaPath());
+    if (now.version() != table.config().version()) {
+      throw new TableException("cannot commit instant " + time + " on table " + table.basePath() + ": its table version "
+          + "changed from " + table.config().version() + " to " + now.version() + " while writer " + writerId
+          + " ran (a Hudi 1.x writer upgrades a version 6 table it writes unless hoodie.write.auto.upgrade=false); "
+          + "nothing was committed");
+    }
   }
 
   /** Those of {@code committables} whose instant is not completed yet, in the given order. */
