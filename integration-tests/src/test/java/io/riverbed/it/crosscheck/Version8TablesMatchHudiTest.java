@@ -5,18 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.riverbed.it.oracle.NextHudiOracle;
 import io.riverbed.it.oracle.NextHudiOracle.Read;
-import io.riverbed.it.oracle.NextHudiOracle.WriteStep;
 import io.riverbed.it.oracle.Query;
 import io.riverbed.it.oracle.Rows;
 import io.riverbed.it.oracle.SparkOracle;
+import io.riverbed.it.oracle.Version8Scenario;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.apache.spark.sql.Encoders;
@@ -36,16 +34,11 @@ import org.junit.jupiter.api.Test;
 class Version8TablesMatchHudiTest {
 
   private static final String RIVERBED = "io.riverbed.spark.HudiDataSource";
-  private static final String SCHEMA = "id STRING, name STRING, price DOUBLE, ts LONG, part STRING";
-  private static final Pattern COMPLETED = Pattern.compile("^(\\d+)_(\\d+)\\.(commit|deltacommit|replacecommit)$");
+  private static final String SCHEMA = Version8Scenario.SCHEMA;
 
   private static Path mor;
   private static Path cow;
   private static Path bucket;
-
-  /** A completed write instant of a layout-2 timeline: requested time, completion time, action. */
-  record CompletedWrite(String requested, String completion, String action) {
-  }
 
   @BeforeAll
   static void hudiWritesVersion8Tables() throws IOException {
@@ -54,64 +47,17 @@ class Version8TablesMatchHudiTest {
     mor = dir.resolve("v8_mor");
     cow = dir.resolve("v8_cow");
     bucket = dir.resolve("v8_mor_bucket");
-    String origin = NextHudiOracle.write(mor, "v8_mor", "MERGE_ON_READ", SCHEMA, steps(data, true, Map.of()));
+    String origin = NextHudiOracle.write(mor, "v8_mor", "MERGE_ON_READ", SCHEMA, Version8Scenario.steps(data, true, Map.of()));
     assertThat(origin).contains("hudi-spark3.5-bundle_2.12-1.0.2");
-    NextHudiOracle.write(cow, "v8_cow", "COPY_ON_WRITE", SCHEMA, steps(data, false, Map.of()));
-    NextHudiOracle.write(bucket, "v8_mor_bucket", "MERGE_ON_READ", SCHEMA, steps(data, true, Map.of(
+    NextHudiOracle.write(cow, "v8_cow", "COPY_ON_WRITE", SCHEMA, Version8Scenario.steps(data, false, Map.of()));
+    NextHudiOracle.write(bucket, "v8_mor_bucket", "MERGE_ON_READ", SCHEMA, Version8Scenario.steps(data, true, Map.of(
         "hoodie.index.type", "BUCKET", "hoodie.bucket.index.num.buckets", "2", "hoodie.metadata.enable", "false")));
-  }
-
-  /** The five writes of every table, each with {@code common} options on top of its own. */
-  private static List<WriteStep> steps(Path data, boolean compact, Map<String, String> common) throws IOException {
-    var steps = new ArrayList<WriteStep>();
-    steps.add(step(data, "insert", rows(IntStream.rangeClosed(1, 20), "a", 1), common));
-    var upsert = new ArrayList<>(rows(IntStream.rangeClosed(1, 5), "b", 2));
-    upsert.addAll(rows(IntStream.of(6), "loses", 0));
-    upsert.addAll(rows(IntStream.rangeClosed(21, 25), "b", 2));
-    steps.add(step(data, "upsert", upsert, common));
-    steps.add(step(data, "delete", rows(IntStream.of(7, 8, 22), "d", 3), common));
-    var compaction = new java.util.HashMap<>(common);
-    if (compact) {
-      compaction.put("hoodie.compact.inline", "true");
-      compaction.put("hoodie.compact.inline.max.delta.commits", "4");
-    }
-    steps.add(step(data, "upsert", rows(IntStream.rangeClosed(9, 12), "c", 3), compaction));
-    var after = new ArrayList<>(rows(IntStream.of(1, 13, 26), "e", 4));
-    after.addAll(rows(IntStream.of(2), "loses", 1));
-    steps.add(step(data, "upsert", after, common));
-    return steps;
-  }
-
-  private static List<String> rows(IntStream ids, String name, long ts) {
-    return ids.mapToObj(i -> String.format(
-        "{\"id\":\"k%02d\",\"name\":\"%s%d\",\"price\":%d.5,\"ts\":%d,\"part\":\"p%d\"}",
-        i, name, i, i * 10, ts, i % 3)).toList();
-  }
-
-  private static WriteStep step(Path data, String operation, List<String> lines, Map<String, String> options)
-      throws IOException {
-    Path file = Files.createTempFile(data, operation + "-", ".json");
-    Files.write(file, lines);
-    return new WriteStep(operation, file, options);
-  }
-
-  /** Completed writes of a layout-2 timeline ({@code .hoodie/timeline/}), in requested-time order. */
-  static List<CompletedWrite> completedWrites(Path table) {
-    try (Stream<Path> files = Files.list(table.resolve(".hoodie/timeline"))) {
-      return files.map(p -> COMPLETED.matcher(p.getFileName().toString()))
-          .filter(java.util.regex.Matcher::matches)
-          .map(m -> new CompletedWrite(m.group(1), m.group(2), m.group(3)))
-          .sorted(java.util.Comparator.comparing(CompletedWrite::requested))
-          .toList();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list the timeline of " + table, e);
-    }
   }
 
   private static List<Query> queries(Path table) {
     var queries = new ArrayList<>(List.of(Query.snapshot(), Query.readOptimized()));
-    List<CompletedWrite> writes = completedWrites(table);
-    for (CompletedWrite w : writes) {
+    List<Version8Scenario.CompletedWrite> writes = Version8Scenario.completedWrites(table);
+    for (Version8Scenario.CompletedWrite w : writes) {
       queries.add(Query.asOf(w.requested()));
       queries.add(Query.asOf(w.completion()));
     }
@@ -136,10 +82,10 @@ class Version8TablesMatchHudiTest {
       assertThat(props).as(table.toString()).contains("hoodie.table.version=8", "hoodie.timeline.layout.version=2");
     }
     for (Path table : List.of(mor, bucket)) {
-      assertThat(completedWrites(table)).as(table.toString()).extracting(CompletedWrite::action)
+      assertThat(Version8Scenario.completedWrites(table)).as(table.toString()).extracting(Version8Scenario.CompletedWrite::action)
           .containsExactly("deltacommit", "deltacommit", "deltacommit", "deltacommit", "commit", "deltacommit");
     }
-    assertThat(completedWrites(cow)).extracting(CompletedWrite::action).containsOnly("commit").hasSize(5);
+    assertThat(Version8Scenario.completedWrites(cow)).extracting(Version8Scenario.CompletedWrite::action).containsOnly("commit").hasSize(5);
     assertThat(mor.resolve(".hoodie/metadata")).isDirectory();
     assertThat(bucket.resolve(".hoodie/metadata")).doesNotExist();
     // the bucket index names file groups by bucket number: two buckets in each of the three partitions
@@ -171,7 +117,7 @@ class Version8TablesMatchHudiTest {
   void riverbedSparkWriterRefusesVersion8TableLeavingItUntouched() throws IOException {
     List<String> before = listing(cow);
     var df = SparkOracle.spark().read().schema(SCHEMA)
-        .json(SparkOracle.spark().createDataset(rows(IntStream.of(1), "riverbed", 9), Encoders.STRING()));
+        .json(SparkOracle.spark().createDataset(Version8Scenario.rows(IntStream.of(1), "riverbed", 9), Encoders.STRING()));
     assertThatThrownBy(() -> df.write().format(RIVERBED)
         .option("hoodie.table.name", "v8_cow")
         .option("hoodie.datasource.write.recordkey.field", "id")
