@@ -54,7 +54,7 @@ class Version8TablesMatchHudiTest {
         "hoodie.index.type", "BUCKET", "hoodie.bucket.index.num.buckets", "2", "hoodie.metadata.enable", "false")));
   }
 
-  private static List<Query> queries(Path table) {
+  static List<Query> queries(Path table) {
     var queries = new ArrayList<>(List.of(Query.snapshot(), Query.readOptimized()));
     List<Version8Scenario.CompletedWrite> writes = Version8Scenario.completedWrites(table);
     for (Version8Scenario.CompletedWrite w : writes) {
@@ -136,7 +136,7 @@ class Version8TablesMatchHudiTest {
     }
   }
 
-  private static void assertRiverbedAnswersAsHudi(Path table) {
+  static void assertRiverbedAnswersAsHudi(Path table) {
     List<Query> queries = queries(table);
     var answer = NextHudiOracle.read(queries.stream().map(q -> new Read(table, q)).toList());
     for (int i = 0; i < queries.size(); i++) {
