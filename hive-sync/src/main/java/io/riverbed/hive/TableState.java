@@ -139,7 +139,7 @@ public final class TableState {
       boolean hollow = !after && lastCompletion.isPresent()
           && format(completionMillis(instant)).compareTo(lastCompletion.get()) > 0;
       if (after || hollow) {
-        commits.put(instant.time(), CommitMetadata.fromJson(store.read(instant), store.pathOf(instant).toString()));
+        commits.put(instant.time(), CommitMetadata.parse(store.read(instant), store.pathOf(instant).toString()));
       }
     }
     return commits;

@@ -17,12 +17,12 @@ import org.apache.flink.table.types.logical.RowType;
 public final class HudiStreamingTableSource implements ScanTableSource, SupportsProjectionPushDown {
   private final TableToRead table;
   private final StreamingRead read;
-  private final int parallelism;
+  private final Integer parallelism;
   private final String name;
   private RowType rowType;
 
-  /** @param parallelism the read tasks ({@code read.tasks}) */
-  public HudiStreamingTableSource(TableToRead table, StreamingRead read, RowType rowType, int parallelism, String name) {
+  /** @param parallelism the read tasks ({@code read.tasks}), null for the job's parallelism */
+  public HudiStreamingTableSource(TableToRead table, StreamingRead read, RowType rowType, Integer parallelism, String name) {
     this.table = table;
     this.read = read;
     this.rowType = rowType;

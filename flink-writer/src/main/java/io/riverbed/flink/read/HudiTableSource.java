@@ -33,7 +33,7 @@ public final class HudiTableSource implements ScanTableSource, LookupTableSource
   private final TableToRead table;
   private final ReadQuery query;
   private final List<String> partitionKeys;
-  private final int parallelism;
+  private final Integer parallelism;
   private final String name;
   private final Duration lookupRefresh;
   private RowType rowType;
@@ -42,10 +42,10 @@ public final class HudiTableSource implements ScanTableSource, LookupTableSource
 
   /**
    * @param partitionKeys the DDL's {@code PARTITIONED BY} columns
-   * @param parallelism the read tasks ({@code read.tasks})
+   * @param parallelism the read tasks ({@code read.tasks}), null for the job's parallelism
    * @param lookupRefresh the longest time a lookup join goes without looking for a newer commit
    */
-  public HudiTableSource(TableToRead table, ReadQuery query, RowType rowType, List<String> partitionKeys, int parallelism,
+  public HudiTableSource(TableToRead table, ReadQuery query, RowType rowType, List<String> partitionKeys, Integer parallelism,
       String name, Duration lookupRefresh) {
     this.table = table;
     this.query = query;

@@ -68,8 +68,8 @@ public final class HudiConnectorOptions {
           + "read_optimized queries: time travel, the table as of this instant.");
 
   public static final ConfigOption<Integer> READ_TASKS = ConfigOptions.key("read.tasks")
-      .intType().defaultValue(4)
-      .withDescription("Parallelism of the source's read tasks.");
+      .intType().noDefaultValue()
+      .withDescription("Parallelism of the source's read tasks; default the job's parallelism.");
 
   public static final ConfigOption<Boolean> READ_STREAMING_ENABLED = ConfigOptions.key("read.streaming.enabled")
       .booleanType().defaultValue(false)

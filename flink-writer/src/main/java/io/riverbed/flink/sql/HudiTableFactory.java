@@ -82,8 +82,8 @@ public class HudiTableFactory implements DynamicTableSinkFactory, DynamicTableSo
     if (path == null || path.isBlank()) {
       throw new ValidationException("Table " + name + ": option 'path' (the table's base path) is required for 'connector' = 'hudi'");
     }
-    int tasks = conf.get(HudiConnectorOptions.READ_TASKS);
-    if (tasks < 1) {
+    Integer tasks = conf.get(HudiConnectorOptions.READ_TASKS);
+    if (tasks != null && tasks < 1) {
       throw new ValidationException("Table " + name + ": option '" + HudiConnectorOptions.READ_TASKS.key() + "' must be at least 1, got "
           + tasks);
     }
@@ -117,7 +117,7 @@ public class HudiTableFactory implements DynamicTableSinkFactory, DynamicTableSo
   }
 
   /** The writer's options for {@code table}: validated, with keys, partitions and names resolved. */
-  static Map<String, String> resolveOptions(String name, String objectName, ResolvedCatalogTable table, RowType rowType) {
+  public static Map<String, String> resolveOptions(String name, String objectName, ResolvedCatalogTable table, RowType rowType) {
     Map<String, String> options = new HashMap<>(table.getOptions());
     options.remove(FactoryUtil.CONNECTOR.key());
     Configuration conf = Configuration.fromMap(options);

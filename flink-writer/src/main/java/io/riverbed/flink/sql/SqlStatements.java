@@ -6,7 +6,8 @@ import java.util.List;
 /**
  * Splits a SQL script into statements at {@code ;} outside quotes ({@code '...'}, {@code "..."},
  * backticks) and comments ({@code --} to end of line, {@code /* ... *}{@code /}). Each statement
- * keeps the line it starts on, for error messages; comment-only pieces are dropped.
+ * keeps the line it starts on, for error messages; comment-only pieces are dropped. Hints
+ * ({@code /*+ OPTIONS(...) *}{@code /}) are kept in their statement.
  */
 public final class SqlStatements {
   private SqlStatements() {}
@@ -31,7 +32,7 @@ public final class SqlStatements {
         int end = script.indexOf("*/", i + 2);
         String comment = script.substring(i, end < 0 ? n : end + 2);
         line += (int) comment.chars().filter(ch -> ch == '\n').count();
-        current.append(' ');
+        current.append(comment.startsWith("/*+") ? comment : " ");
         i += comment.length();
         continue;
       }

@@ -98,7 +98,7 @@ class RocksDbIndexSettingsTest {
 
   @Test
   void aSqlSessionAppliesThemWhenASetPicksRocksDb() throws Exception {
-    SqlScript script = SqlScript.create(SqlScript.defaultConfiguration(java.time.Duration.ofSeconds(1)));
+    SqlScript script = SqlScript.create(SqlScript.defaultConfiguration(java.time.Duration.ofSeconds(1)), Long.MAX_VALUE);
     var session = script.tableEnvironment().getConfig().getConfiguration();
     script.run("SET 'state.backend.rocksdb.use-bloom-filter' = 'false';", new StringBuilder());
     assertThat(session.contains(CheckpointingOptions.INCREMENTAL_CHECKPOINTS)).as("heap so far").isFalse();

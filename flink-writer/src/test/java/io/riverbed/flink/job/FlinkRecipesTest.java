@@ -97,7 +97,7 @@ class FlinkRecipesTest {
 
   @Test
   void sqlClientScriptPlansItsInsertThroughTheRealFactories(@TempDir Path dir) throws Exception {
-    TableEnvironment tableEnv = SqlScript.create(new Configuration()).tableEnvironment();
+    TableEnvironment tableEnv = SqlScript.create(new Configuration(), Long.MAX_VALUE).tableEnvironment();
     Path table = dir.resolve("trips_sql");
     String insert = null;
     for (SqlStatements.Statement s : SqlStatements.split(FlinkDeploymentCheck.read(FLINK.resolve("trips.sql")))) {

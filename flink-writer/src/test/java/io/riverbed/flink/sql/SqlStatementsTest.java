@@ -23,6 +23,13 @@ class SqlStatementsTest {
   }
 
   @Test
+  void keepsHintsInTheirStatement() {
+    var statements = SqlStatements.split("SELECT * FROM t /*+ OPTIONS('read.streaming.enabled' = 'true') */;\nSELECT 1");
+    assertThat(statements).extracting(SqlStatements.Statement::sql)
+        .containsExactly("SELECT * FROM t /*+ OPTIONS('read.streaming.enabled' = 'true') */", "SELECT 1");
+  }
+
+  @Test
   void anUnterminatedQuoteNamesItsLine() {
     assertThatThrownBy(() -> SqlStatements.split("SELECT 1;\nSELECT 'x;\n"))
         .hasMessage("unterminated ' quote starting on line 2");

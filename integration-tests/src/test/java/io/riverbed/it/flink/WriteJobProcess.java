@@ -109,10 +109,15 @@ final class WriteJobProcess {
 
   /** Runs the write job to its end; fails with the log's tail unless it exits 0 within {@code timeout}. */
   static String run(Path workDir, Duration timeout, List<String> args) {
+    return runMain(workDir, timeout, MAIN, args);
+  }
+
+  /** Runs another main of flink-writer (e.g. {@code riverbed-sql}'s) to its end, as {@link #run}. */
+  static String runMain(Path workDir, Duration timeout, String main, List<String> args) {
     try {
       Files.createDirectories(workDir);
       Path log = Files.createTempFile(workDir, "write-job-", ".log");
-      Process p = start(workDir, classpath(), MAIN, args, log);
+      Process p = start(workDir, classpath(), main, args, log);
       return awaitExit(p, workDir, log, timeout, args);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

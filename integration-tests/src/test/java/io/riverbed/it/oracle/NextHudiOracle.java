@@ -9,14 +9,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
  * Apache Hudi 1.0.x as a second oracle. Its Spark bundle cannot share a classpath with 0.15's, so
  * each call forks a JVM whose classpath is the test classpath without the 0.15 bundle plus the
- * 1.0.x bundle the build copied into {@code target/hudi-<version>/}, runs
- * {@link NextHudiReaderMain} and parses the canonical JSON rows it writes.
+ * 1.0.x bundle the build copied into {@code target/hudi-<version>/}, and runs
+ * {@link NextHudiReaderMain} (reads, parsing the canonical JSON rows it writes) or
+ * {@link NextHudiWriterMain} (writes, so tests get tables in Hudi 1.x's own layout).
  *
  * <p>A fork costs a JVM and a Spark session start (several seconds): ask for all reads in one
  * call.
@@ -48,6 +50,62 @@ public final class NextHudiOracle {
   /** Hudi 1.0.x's answers to {@code reads}, in order, from one child JVM. */
   public static Answer read(List<Read> reads) {
     Path out = scratchDir();
+    var args = new ArrayList<String>();
+    args.add(out.toString());
+    for (Read r : reads) {
+      args.add(r.table().toAbsolutePath().toString());
+      args.add(r.query().encode());
+    }
+    runChild(NextHudiReaderMain.class, args, out, "reading " + reads);
+    try {
+      var rows = new ArrayList<Rows>();
+      for (int i = 0; i < reads.size(); i++) {
+        rows.add(Rows.readJsonLines(out.resolve(i + ".jsonl")));
+      }
+      return new Answer(rows, Files.readString(out.resolve("hudi.txt")).trim());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read the Hudi 1.0 oracle's answers to " + reads, e);
+    }
+  }
+
+  /**
+   * One write of a table by Hudi 1.0.x's Spark datasource: {@code operation} ({@code insert},
+   * {@code upsert}, {@code delete}, ...) of the rows in a JSON lines file, with extra write options
+   * (e.g. inline compaction) on top of Hudi's defaults.
+   */
+  public record WriteStep(String operation, Path jsonLines, Map<String, String> options) {
+    public WriteStep {
+      options = Map.copyOf(options);
+    }
+
+    String encode() {
+      var opts = new StringBuilder();
+      options.forEach((k, v) -> opts.append(opts.length() == 0 ? "" : ";").append(k).append('=').append(v));
+      return operation + "|" + jsonLines.toAbsolutePath() + "|" + opts;
+    }
+  }
+
+  /**
+   * Has Hudi 1.0.x write {@code steps} in order into the table at {@code tablePath} (created by the
+   * first step), with record key {@code id}, ordering field {@code ts}, partition field {@code part}
+   * and Hudi's defaults otherwise (so table version 8), from one child JVM ({@link NextHudiWriterMain}).
+   * Returns where its Hudi came from.
+   */
+  public static String write(Path tablePath, String tableName, String tableType, String schemaDdl,
+      List<WriteStep> steps) {
+    Path out = scratchDir();
+    var args = new ArrayList<String>(List.of(out.toString(), tablePath.toAbsolutePath().toString(), tableName,
+        tableType, schemaDdl));
+    steps.forEach(s -> args.add(s.encode()));
+    runChild(NextHudiWriterMain.class, args, out, "writing " + steps.size() + " steps into " + tablePath);
+    try {
+      return Files.readString(out.resolve("hudi.txt")).trim();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void runChild(Class<?> main, List<String> args, Path out, String what) {
     Path log = out.resolve("child.log");
     var command = new ArrayList<String>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
@@ -58,34 +116,25 @@ public final class NextHudiOracle {
     command.add("-Djdk.attach.allowAttachSelf=true");
     command.add("-cp");
     command.add(childClasspath());
-    command.add(NextHudiReaderMain.class.getName());
-    command.add(out.toString());
-    for (Read r : reads) {
-      command.add(r.table().toAbsolutePath().toString());
-      command.add(r.query().encode());
-    }
+    command.add(main.getName());
+    command.addAll(args);
     command.removeIf(String::isEmpty);
     try {
       Files.createDirectories(out.resolve("tmp"));
       Process child = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
       if (!child.waitFor(TIMEOUT_MINUTES, TimeUnit.MINUTES)) {
         child.destroyForcibly();
-        throw new IllegalStateException("Hudi 1.0 oracle timed out on " + reads + "; log " + log);
+        throw new IllegalStateException("Hudi 1.0 oracle timed out " + what + "; log " + log);
       }
       if (child.exitValue() != 0) {
-        throw new IllegalStateException("Hudi 1.0 oracle failed (exit " + child.exitValue() + ") on "
-            + reads + "; log " + log + ":\n" + tail(log, 60));
+        throw new IllegalStateException("Hudi 1.0 oracle failed (exit " + child.exitValue() + ") "
+            + what + "; log " + log + ":\n" + tail(log, 60));
       }
-      var rows = new ArrayList<Rows>();
-      for (int i = 0; i < reads.size(); i++) {
-        rows.add(Rows.readJsonLines(out.resolve(i + ".jsonl")));
-      }
-      return new Answer(rows, Files.readString(out.resolve("hudi.txt")).trim());
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot run the Hudi 1.0 oracle on " + reads, e);
+      throw new UncheckedIOException("cannot run the Hudi 1.0 oracle " + what, e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while reading " + reads + " with Hudi 1.0", e);
+      throw new IllegalStateException("interrupted " + what + " with Hudi 1.0", e);
     }
   }
 

@@ -39,7 +39,8 @@ public final class NextHudiReaderMain {
     }
   }
 
-  private static String hudiOrigin() {
+  /** Where Hudi's datasource class was loaded from, and its version, one per line. */
+  static String hudiOrigin() {
     try {
       Class<?> source = Class.forName(SparkOracle.HUDI_SOURCE);
       String version = source.getPackage() == null ? null : source.getPackage().getImplementationVersion();

@@ -40,8 +40,16 @@ public final class ArchivedTimeline {
     this.instants = instants;
   }
 
-  /** Reads every archive file of {@code table}. */
+  /**
+   * Reads every archive file of {@code table}.
+   *
+   * @throws TableException for a table version 8, whose history (Hudi 1.x's LSM timeline) Riverbed does not read yet
+   */
   public static ArchivedTimeline load(Table table) {
+    if (isLsmHistory(table)) {
+      throw new TableException("cannot read the archived timeline of " + table.basePath() + ": table version 8 "
+          + "keeps it as Hudi 1.x's LSM history in " + table.archivePath() + ", which Riverbed does not read yet");
+    }
     TreeSet<Instant> found = new TreeSet<>();
     for (FileStatus file : archiveFiles(table)) {
       try (LogFileReader reader = LogFileReader.open(table.fs(), file.getPath(), file.getLen())) {
@@ -59,7 +67,30 @@ public final class ArchivedTimeline {
 
   /** Whether anything was ever archived: one listing of the archive folder, no file read. */
   public static boolean exists(Table table) {
+    if (isLsmHistory(table)) {
+      return hasLsmFiles(table);
+    }
     return !archiveFiles(table).isEmpty();
+  }
+
+  private static boolean isLsmHistory(Table table) {
+    return table.config().timelineLayoutVersion() >= 2;
+  }
+
+  /** Whether Hudi 1.x's LSM history holds any data file ({@code .parquet}; the manifests alone hold no instant). */
+  private static boolean hasLsmFiles(Table table) {
+    try {
+      for (FileStatus st : table.fs().listStatus(table.archivePath())) {
+        if (st.isFile() && st.getPath().getName().endsWith(".parquet")) {
+          return true;
+        }
+      }
+      return false;
+    } catch (FileNotFoundException e) {
+      return false;
+    } catch (IOException e) {
+      throw new TableException("cannot list the archived timeline " + table.archivePath(), e);
+    }
   }
 
   /** Every archived state (requested, inflight, completed) of every archived instant, in time order. */

@@ -223,7 +223,7 @@ final class CleanPlanner {
   }
 
   private Set<String> partitionsWrittenBy(Instant instant) {
-    CommitMetadata metadata = CommitMetadata.fromJson(store.read(instant), store.pathOf(instant).toString());
+    CommitMetadata metadata = CommitMetadata.parse(store.read(instant), store.pathOf(instant).toString());
     Set<String> out = new LinkedHashSet<>(metadata.partitionToWriteStats().keySet());
     out.addAll(metadata.replacedFileIds().keySet());
     return out;

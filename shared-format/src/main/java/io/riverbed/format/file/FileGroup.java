@@ -24,11 +24,22 @@ public final class FileGroup {
     slices.put(file.instantTime(), new FileSlice(id, s.baseInstant(), Optional.of(file), s.logFiles()));
   }
 
-  void addLogFile(LogFile file) {
-    FileSlice s = slice(file.baseInstant());
+  /** Adds a log file to the slice based on {@code sliceInstant} (its name's instant in table version 6). */
+  void addLogFile(LogFile file, String sliceInstant) {
+    FileSlice s = slice(sliceInstant);
     List<LogFile> logs = new ArrayList<>(s.logFiles());
     logs.add(file);
-    slices.put(file.baseInstant(), new FileSlice(id, s.baseInstant(), s.baseFile(), logs));
+    slices.put(sliceInstant, new FileSlice(id, s.baseInstant(), s.baseFile(), logs));
+  }
+
+  /** The base instant of the newest slice based at or before {@code time}, if any. */
+  Optional<String> sliceAtOrBefore(String time) {
+    return Optional.ofNullable(slices.ceilingKey(time));
+  }
+
+  /** The base instant of the newest slice, if any. */
+  Optional<String> newestSlice() {
+    return slices.isEmpty() ? Optional.empty() : Optional.of(slices.firstKey());
   }
 
   void ensureSlice(String baseInstant) {

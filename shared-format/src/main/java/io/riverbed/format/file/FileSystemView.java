@@ -47,7 +47,20 @@ public final class FileSystemView {
    */
   public static FileSystemView build(Timeline activeTimeline, Map<String, ? extends Collection<FileStatus>> filesByPartition,
       Map<FileGroupId, String> pendingCompactions, Map<FileGroupId, String> replacedAt) {
+    return build(activeTimeline, filesByPartition, pendingCompactions, replacedAt, false);
+  }
+
+  /**
+   * Builds the view; with {@code logsNamedByDeltaCommit} (table version 8) a log file's name holds the
+   * delta commit that wrote it rather than its slice's base instant, and the log joins the newest slice
+   * whose base instant is at or before that delta commit's completion time, as Hudi 1.x places it (the
+   * log of a pending delta commit joins the newest slice); logs of a file group that no such slice
+   * holds (a group of log files only) form one slice named by the oldest of them.
+   */
+  public static FileSystemView build(Timeline activeTimeline, Map<String, ? extends Collection<FileStatus>> filesByPartition,
+      Map<FileGroupId, String> pendingCompactions, Map<FileGroupId, String> replacedAt, boolean logsNamedByDeltaCommit) {
     Map<FileGroupId, FileGroup> groups = new TreeMap<>();
+    Map<FileGroupId, List<LogFile>> logsToPlace = new TreeMap<>();
     filesByPartition.forEach((partition, files) -> {
       for (FileStatus status : files) {
         Optional<BaseFile> base = BaseFile.of(status.getPath(), status.getLen());
@@ -55,14 +68,34 @@ public final class FileSystemView {
           groupOf(groups, partition, base.get().fileId()).addBaseFile(base.get());
           continue;
         }
-        LogFile.of(status.getPath(), status.getLen())
-            .ifPresent(log -> groupOf(groups, partition, log.fileId()).addLogFile(log));
+        LogFile.of(status.getPath(), status.getLen()).ifPresent(log -> {
+          FileGroup g = groupOf(groups, partition, log.fileId());
+          if (logsNamedByDeltaCommit) {
+            logsToPlace.computeIfAbsent(g.id(), id -> new ArrayList<>()).add(log);
+          } else {
+            g.addLogFile(log, log.baseInstant());
+          }
+        });
       }
     });
     pendingCompactions.forEach((id, instant) -> {
       FileGroup g = groups.get(id);
       if (g != null) {
         g.ensureSlice(instant);
+      }
+    });
+    Set<String> pendingDeltaCommits = Set.copyOf(activeTimeline.writeTimeline().pending().times());
+    logsToPlace.forEach((id, logs) -> {
+      FileGroup g = groups.get(id);
+      logs.sort(LogFile.ORDER);
+      for (LogFile log : logs) {
+        String deltaCommit = log.baseInstant();
+        Optional<String> completion = activeTimeline.completionTime(deltaCommit);
+        // a pending delta commit's log joins the newest slice; one older than the active timeline
+        // (archived) is placed by its requested time
+        Optional<String> slice = completion.isEmpty() && pendingDeltaCommits.contains(deltaCommit)
+            ? g.newestSlice() : g.sliceAtOrBefore(completion.orElse(deltaCommit));
+        g.addLogFile(log, slice.orElse(deltaCommit));
       }
     });
     Timeline visible = activeTimeline.writeTimeline().completedAndCompactionInstants();

@@ -50,7 +50,8 @@ public final class FileSystemViewLoader {
   /** A view over the given files, e.g. those named in the commits of an incremental range. */
   public static FileSystemView fromFiles(Table table, Timeline activeTimeline, Map<String, ? extends Collection<FileStatus>> files) {
     TimelineStore store = table.timelineStore();
-    return FileSystemView.build(activeTimeline, files, pendingCompactions(store, activeTimeline), replacedFileGroups(store, activeTimeline));
+    return FileSystemView.build(activeTimeline, files, pendingCompactions(store, activeTimeline),
+        replacedFileGroups(store, activeTimeline), table.config().logFilesNamedByDeltaCommit());
   }
 
   /** The data files (base and log) directly inside one partition folder. */
@@ -106,7 +107,7 @@ public final class FileSystemViewLoader {
       if (bytes.isEmpty()) {
         continue;
       }
-      CommitMetadata metadata = CommitMetadata.fromJson(bytes.get(), store.pathOf(replace).toString());
+      CommitMetadata metadata = CommitMetadata.parse(bytes.get(), store.pathOf(replace).toString());
       metadata.replacedFileIds().forEach((partition, ids) ->
           ids.forEach(id -> out.putIfAbsent(new FileGroupId(partition, id), replace.time())));
     }

@@ -156,6 +156,11 @@ public final class LogFileReader implements Iterator<LogBlock>, Closeable {
       return null;
     }
     var location = new BlockLocation(path, start, end - start);
+    if (type == BlockType.AVRO_DATA_BLOCK && Boolean.parseBoolean(header.get(HeaderKey.IS_PARTIAL))) {
+      throw new TableException("log block at offset " + start + " of " + path + " (instant "
+          + header.get(HeaderKey.INSTANT_TIME) + ") holds partial updates (Hudi 1.x IS_PARTIAL header); "
+          + "Riverbed does not merge partial updates");
+    }
     var content = new BlockContent.InFile(fs, path, contentOffset, contentLength);
     return switch (type) {
       case AVRO_DATA_BLOCK -> AvroDataBlock.read(header, content, location);

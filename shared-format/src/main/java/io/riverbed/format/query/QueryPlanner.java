@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * Turns a {@link QuerySpec} into splits, with the semantics of Hudi's Spark reader: snapshot and
  * time travel read the latest merged slices as of the query instant, read-optimized reads base
  * files only, incremental reads only the files the commits in {@code (begin, end]} wrote, or, for a
- * range reaching before the active timeline, what {@link IncrementalScope} says Hudi 0.15 reads.
+ * range reaching before the active timeline, what {@link IncrementalScope} says Hudi 0.15 reads. On a
+ * version 8 table begin and end are completion times, as in Hudi 1.x ({@link CompletionTimeRange}).
  *
  * <p>An incremental read for a consumer ({@link QuerySpec#consumerId}) begins at the given begin
  * instant, else at the consumer's stored position, and records that begin instant as the
@@ -170,9 +171,14 @@ public final class QueryPlanner {
    * commit times), and the deletes it dropped are only in the logs it merged. On COPY_ON_WRITE
    * what an incremental query reads: the latest slices of the written files.
    *
-   * @throws TableException if {@code beginExclusive} is older than the active timeline
+   * @throws TableException if {@code beginExclusive} is older than the active timeline, or the
+   *     table's version ranges changes by completion time (version 8)
    */
   public static QueryPlan planChanges(Table table, String beginExclusive, Optional<String> endInclusive) {
+    if (table.config().incrementalRangeByCompletionTime()) {
+      throw new TableException("table " + table.basePath() + " has table version " + table.config().version()
+          + ": streaming reads of its changes are not supported yet (incremental queries are)");
+    }
     Timeline active = table.refreshTimeline();
     Optional<Schema> schema = TableSchemaResolver.resolve(table, active);
     QuerySpec spec = new QuerySpec(QueryType.INCREMENTAL, Optional.empty(), Optional.of(beginExclusive), endInclusive,
@@ -259,7 +265,13 @@ public final class QueryPlanner {
     boolean cow = table.type() == TableType.COPY_ON_WRITE;
     Timeline candidates = (cow ? active.commitAndReplaceTimeline() : active.writeTimeline()).completed();
     String begin = spec.beginInstant().orElseThrow();
-    String end = spec.endInstant().or(() -> candidates.last().map(Instant::time)).orElse(begin);
+    Optional<String> givenEnd = spec.endInstant();
+    if (table.config().incrementalRangeByCompletionTime()) {
+      var requested = CompletionTimeRange.toRequestedRange(candidates, begin, givenEnd, table.basePath().toString());
+      begin = requested.beginExclusive();
+      givenEnd = Optional.of(requested.endInclusive());
+    }
+    String end = givenEnd.or(() -> candidates.last().map(Instant::time)).orElse(begin);
     Optional<String> hole = firstHole(active, begin, end);
     if (hole.isPresent()) {
       if (spec.holesPolicy() == QuerySpec.HolesPolicy.FAIL) {
@@ -339,7 +351,7 @@ public final class QueryPlanner {
     TimelineStore store = table.timelineStore();
     Map<String, Map<String, FileStatus>> files = new LinkedHashMap<>();
     for (Instant instant : selected.instants()) {
-      CommitMetadata metadata = CommitMetadata.fromJson(store.read(instant), store.pathOf(instant).toString());
+      CommitMetadata metadata = CommitMetadata.parse(store.read(instant), store.pathOf(instant).toString());
       metadata.partitionToWriteStats().forEach((partition, stats) -> {
         Map<String, FileStatus> inPartition = files.computeIfAbsent(partition, p -> new LinkedHashMap<>());
         for (WriteStat stat : stats) {

@@ -78,6 +78,11 @@ public record QuerySpec(QueryType type, Optional<String> asOfInstant, Optional<S
         Optional.empty(), Optional.empty(), HolesPolicy.FAIL, false, Optional.empty());
   }
 
+  /**
+   * An incremental read of the writes in {@code (beginExclusive, endInclusive]} by requested time
+   * ({@code endInclusive} null: the latest); on a table version 8 both are completion times and both
+   * inclusive, as Hudi 1.0.2 takes them ({@link CompletionTimeRange}).
+   */
   public static QuerySpec incremental(String beginExclusive, String endInclusive) {
     return new QuerySpec(QueryType.INCREMENTAL, Optional.empty(), Optional.of(beginExclusive),
         Optional.ofNullable(endInclusive), HolesPolicy.FAIL, false, Optional.empty());

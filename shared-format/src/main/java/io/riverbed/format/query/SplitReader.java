@@ -233,8 +233,9 @@ public final class SplitReader {
   /**
    * Base records merged with their log entries, then the log-only records. An incremental read's
    * base row groups and pages whose commit-time statistics lie outside its range are skipped
-   * before merging, as Hudi's reader skips them (so a log record that lost to a base record of
-   * such a group is returned as the change).
+   * before merging, as Hudi 0.15's reader skips them (so a log record that lost to a base record of
+   * such a group is returned as the change). On a table version 8 every base record outside the
+   * range is dropped before merging, as Hudi 1.0.2's reader drops it, not only whole row groups.
    */
   private CloseableIterator<GenericRecord> mergedSlice(FileSlice slice, MergedLogRecords logs, Optional<InstantRange> range) {
     FilterCompat.Filter filter = range.map(SplitReader::commitTimeFilter).orElse(FilterCompat.NOOP);
@@ -246,6 +247,9 @@ public final class SplitReader {
     } catch (RuntimeException e) {
       logs.close();
       throw e;
+    }
+    if (range.isPresent() && table.config().incrementalRangeByCompletionTime()) {
+      base = filtered(base, commitTimeIn(range.get()));
     }
     return new MergedBaseRows<>(merge, logs, base, avroRows(merge.orderingField()), r -> r);
   }

@@ -17,8 +17,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A Hudi table (version 6) at a base path: its file system, folders, configuration and timeline.
- * Obtained with {@link #create} or {@link #open}; the instance itself does no I/O until asked.
+ * A Hudi table at a base path: its file system, folders, configuration and timeline. Version 6
+ * tables are read and written; version 8 tables (Hudi 1.x, timeline layout 2) are read only, their
+ * writers refused ({@link #prepareForWrite}). Obtained with {@link #create} or {@link #open}; the
+ * instance itself does no I/O until asked.
  */
 public final class Table {
 
@@ -39,7 +41,7 @@ public final class Table {
   private final TimelineStore timelineStore;
 
   private Table(FileSystem fs, Path basePath, TableConfig config) {
-    this(fs, basePath, config, TimelineStore.at(fs, new Path(basePath, META_FOLDER)));
+    this(fs, basePath, config, TimelineStore.at(fs, timelinePath(basePath, config), config.timelineLayoutVersion()));
   }
 
   /** A table derived from another instance of the same table: it shares that instance's timeline store. */
@@ -85,7 +87,8 @@ public final class Table {
    * Opens the table at {@code basePath}.
    *
    * @throws InvalidTableException if there is no {@code .hoodie/hoodie.properties} (nor its
-   *     backup), or the table version is not 6, or the timeline layout version is missing
+   *     backup), or the table version is neither 6 nor 8, or the timeline layout version is missing
+   *     or not the one of the table version
    */
   public static Table open(FileSystem fs, Path basePath) {
     Path base = fs.makeQualified(basePath);
@@ -95,7 +98,7 @@ public final class Table {
           + TableConfigFile.FILE_NAME);
     }
     TableConfig config = TableConfigFile.read(fs, meta);
-    config.requireSupported(base);
+    config.requireReadable(base);
     return new Table(fs, base, config);
   }
 
@@ -112,9 +115,20 @@ public final class Table {
     return basePath;
   }
 
-  /** {@code <basePath>/.hoodie}: the timeline and table config live here (layout version 1). */
+  /** {@code <basePath>/.hoodie}: the table config lives here, and the timeline of layout version 1. */
   public Path metaPath() {
     return new Path(basePath, META_FOLDER);
+  }
+
+  /** The folder of the active timeline: {@code .hoodie} (layout 1) or {@code .hoodie/timeline} (layout 2). */
+  public Path timelinePath() {
+    return timelinePath(basePath, config);
+  }
+
+  private static Path timelinePath(Path basePath, TableConfig config) {
+    String folder = config.timelineFolder();
+    Path meta = new Path(basePath, META_FOLDER);
+    return folder.isEmpty() ? meta : new Path(meta, folder);
   }
 
   public TableConfig config() {
@@ -155,7 +169,14 @@ public final class Table {
     return new Path(metaPath(), TEMP_FOLDER);
   }
 
+  /**
+   * The archived timeline's folder: {@code .hoodie/<hoodie.archivelog.folder>} (layout 1), or the
+   * LSM history under the active timeline's folder (layout 2, {@code hoodie.timeline.history.path}).
+   */
   public Path archivePath() {
+    if (config.timelineLayoutVersion() >= TableConfig.TIMELINE_LAYOUT_VERSION_2) {
+      return new Path(timelinePath(), config.getOrDefault(TableProperty.TIMELINE_HISTORY_PATH));
+    }
     return new Path(metaPath(), config.archiveLogFolder());
   }
 
@@ -188,6 +209,7 @@ public final class Table {
    * returns the table with the new config.
    */
   public Table updateConfig(Map<String, String> changes) {
+    config.requireSupported(basePath);
     TableConfig updated = TableConfigFile.update(fs, metaPath(), changes);
     return new Table(fs, basePath, updated, timelineStore);
   }
@@ -201,8 +223,10 @@ public final class Table {
    *
    * @throws io.riverbed.format.CorruptFileException if {@code hoodie.properties} is damaged and no
    *     intact backup exists (nothing is deleted then)
+   * @throws InvalidTableException for a table Riverbed does not write (table version 8), before any change
    */
   public Table prepareForWrite() {
+    config.requireSupported(basePath); // before the recovery, which may write: a version 8 table stays untouched
     TableConfig recovered = TableConfigFile.recover(fs, metaPath());
     recovered.requireSupported(basePath);
     return new Table(fs, basePath, recovered, timelineStore).disableMetadataTable();

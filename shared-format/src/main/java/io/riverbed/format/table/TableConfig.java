@@ -20,11 +20,23 @@ import org.apache.hadoop.fs.Path;
  */
 public final class TableConfig {
 
-  /** The only table version Riverbed reads and writes. */
+  /** The only table version Riverbed writes (and the one it creates). */
   public static final int SUPPORTED_TABLE_VERSION = 6;
 
   /** Timeline layout of table version 6. */
   public static final int TIMELINE_LAYOUT_VERSION = 1;
+
+  /** Hudi 1.x's table version, which Riverbed reads but does not write. */
+  public static final int READ_ONLY_TABLE_VERSION = 8;
+
+  /** Timeline layout of table version 8. */
+  public static final int TIMELINE_LAYOUT_VERSION_2 = 2;
+
+  /** The payload class whose merge is event-time ordering (the larger ordering value wins). */
+  static final String EVENT_TIME_PAYLOAD = "org.apache.hudi.common.model.DefaultHoodieRecordPayload";
+
+  /** The payload class whose merge is commit-time ordering (the latest write wins). */
+  static final String COMMIT_TIME_PAYLOAD = "org.apache.hudi.common.model.OverwriteWithLatestAvroPayload";
 
   /** Hudi's default record merger strategy id. */
   public static final String DEFAULT_MERGER_STRATEGY = "eeb8d96f-b1e4-49fd-bbf8-28ac514178e5";
@@ -151,8 +163,33 @@ public final class TableConfig {
     return get(TableProperty.PRECOMBINE_FIELD).filter(s -> !s.isEmpty());
   }
 
+  /**
+   * The key generator class; on a version 8 table that stores only {@code hoodie.table.keygenerator.type},
+   * the class Hudi 1.x maps that type to.
+   */
   public Optional<String> keyGeneratorClass() {
-    return get(TableProperty.KEY_GENERATOR_CLASS).filter(s -> !s.isEmpty());
+    Optional<String> stored = get(TableProperty.KEY_GENERATOR_CLASS).filter(s -> !s.isEmpty());
+    if (stored.isPresent()) {
+      return stored;
+    }
+    return get(TableProperty.KEY_GENERATOR_TYPE).filter(s -> !s.isEmpty()).map(this::keyGeneratorClassOfType);
+  }
+
+  private String keyGeneratorClassOfType(String type) {
+    String t = type.trim().toUpperCase(java.util.Locale.ROOT);
+    boolean avro = t.endsWith("_AVRO");
+    String base = avro ? t.substring(0, t.length() - "_AVRO".length()) : t;
+    String simpleName = switch (base) {
+      case "SIMPLE" -> "SimpleKeyGenerator";
+      case "COMPLEX" -> "ComplexKeyGenerator";
+      case "TIMESTAMP" -> "TimestampBasedKeyGenerator";
+      case "CUSTOM" -> "CustomKeyGenerator";
+      case "NON_PARTITION" -> "NonpartitionedKeyGenerator";
+      case "GLOBAL_DELETE" -> "GlobalDeleteKeyGenerator";
+      default -> throw new InvalidTableException("table " + nameOrUnknown() + ": "
+          + TableProperty.KEY_GENERATOR_TYPE.key() + " '" + type + "' is not a key generator type Riverbed knows");
+    };
+    return "org.apache.hudi.keygen." + (avro ? simpleName.replace("KeyGenerator", "AvroKeyGenerator") : simpleName);
   }
 
   public boolean hiveStylePartitioning() {
@@ -176,8 +213,74 @@ public final class TableConfig {
     return getOrDefault(TableProperty.BASE_FILE_FORMAT);
   }
 
+  /**
+   * The payload class that defines how records merge. On a version 8 table the merge mode decides:
+   * event-time ordering merges as {@code DefaultHoodieRecordPayload} (the larger ordering value wins),
+   * commit-time ordering as {@code OverwriteWithLatestAvroPayload} (the latest write wins), and only
+   * {@code CUSTOM} leaves it to the stored payload class.
+   */
   public String payloadClass() {
+    Optional<String> mode = recordMergeMode();
+    if (mode.isPresent()) {
+      return switch (mode.get()) {
+        case "EVENT_TIME_ORDERING" -> EVENT_TIME_PAYLOAD;
+        case "COMMIT_TIME_ORDERING" -> COMMIT_TIME_PAYLOAD;
+        case "CUSTOM" -> customPayloadClass();
+        default -> throw new InvalidTableException("table " + nameOrUnknown() + ": unknown "
+            + TableProperty.RECORD_MERGE_MODE.key() + " '" + mode.get() + "'");
+      };
+    }
     return getOrDefault(TableProperty.PAYLOAD_CLASS);
+  }
+
+  /** Hudi 1.x's merge strategy id of a CUSTOM merge mode that merges by the payload class. */
+  static final String PAYLOAD_BASED_MERGE_STRATEGY = "00000000-0000-0000-0000-000000000000";
+
+  /** CUSTOM merge mode: the payload class, if the strategy is payload based (Riverbed runs no merger classes). */
+  private String customPayloadClass() {
+    Optional<String> strategy = get(TableProperty.RECORD_MERGE_STRATEGY_ID).map(String::trim).filter(v -> !v.isEmpty());
+    if (strategy.isPresent() && !strategy.get().equals(PAYLOAD_BASED_MERGE_STRATEGY)) {
+      throw new InvalidTableException("table " + nameOrUnknown() + ": merge mode CUSTOM with "
+          + TableProperty.RECORD_MERGE_STRATEGY_ID.key() + " '" + strategy.get()
+          + "' needs a record merger class; Riverbed merges by payload class only (strategy "
+          + PAYLOAD_BASED_MERGE_STRATEGY + ")");
+    }
+    return getOrDefault(TableProperty.PAYLOAD_CLASS);
+  }
+
+  /** {@code hoodie.record.merge.mode} (table version 8), upper case, if stored. */
+  public Optional<String> recordMergeMode() {
+    return get(TableProperty.RECORD_MERGE_MODE).map(String::trim).filter(s -> !s.isEmpty())
+        .map(s -> s.toUpperCase(java.util.Locale.ROOT));
+  }
+
+  /**
+   * The folder of the active timeline relative to {@code .hoodie}: empty for layout 1 (the timeline
+   * lives in {@code .hoodie} itself), {@code hoodie.timeline.path} for layout 2.
+   */
+  public String timelineFolder() {
+    return timelineLayoutVersion() >= TIMELINE_LAYOUT_VERSION_2 ? getOrDefault(TableProperty.TIMELINE_PATH) : "";
+  }
+
+  /**
+   * True if log file names hold the delta commit that wrote them (table version 8) rather than the
+   * base instant of their file slice (version 6).
+   */
+  public boolean logFilesNamedByDeltaCommit() {
+    return version() >= READ_ONLY_TABLE_VERSION;
+  }
+
+  /**
+   * True if incremental queries take completion times as their bounds (table version 8, as Hudi 1.x
+   * reads them) rather than requested instant times (version 6).
+   */
+  public boolean incrementalRangeByCompletionTime() {
+    return version() >= READ_ONLY_TABLE_VERSION;
+  }
+
+  /** True for a table Riverbed may read but not write (table version 8). */
+  public boolean isReadOnly() {
+    return version() == READ_ONLY_TABLE_VERSION;
   }
 
   public String recordMergerStrategy() {
@@ -246,23 +349,40 @@ public final class TableConfig {
    */
   public void requireSupported(Path basePath) {
     int version = version();
-    if (version != SUPPORTED_TABLE_VERSION) {
+    if (version == READ_ONLY_TABLE_VERSION) {
+      throw new InvalidTableException("table " + basePath + " has table version 8 (written by Hudi 1.x): "
+          + "Riverbed reads it but does not write it yet; write it with Hudi 1.x, or downgrade it to "
+          + "version 6 with Hudi 1.x before writing with Riverbed");
+    }
+    requireReadable(basePath);
+  }
+
+  /**
+   * Checks that Riverbed can read the table: version 6 with timeline layout 1, or version 8 with
+   * layout 2, and a table name.
+   *
+   * @throws InvalidTableException naming the table and what is wrong
+   */
+  public void requireReadable(Path basePath) {
+    int version = version();
+    if (version != SUPPORTED_TABLE_VERSION && version != READ_ONLY_TABLE_VERSION) {
       throw new InvalidTableException("table " + basePath + " has table version " + version
-          + versionHint(version) + "; Riverbed reads and writes table version 6 only");
+          + versionHint(version) + "; Riverbed reads table versions 6 and 8 and writes version 6");
     }
     if (get(TableProperty.NAME).isEmpty()) {
       throw new InvalidTableException(
           "table " + basePath + ": hoodie.properties has no " + TableProperty.NAME.key());
     }
+    int expectedLayout = version == READ_ONLY_TABLE_VERSION ? TIMELINE_LAYOUT_VERSION_2 : TIMELINE_LAYOUT_VERSION;
     if (get(TableProperty.TIMELINE_LAYOUT_VERSION).isEmpty()) {
       throw new InvalidTableException("table " + basePath + ": hoodie.properties has no "
-          + TableProperty.TIMELINE_LAYOUT_VERSION.key() + " (table version 6 needs layout "
-          + TIMELINE_LAYOUT_VERSION + ")");
+          + TableProperty.TIMELINE_LAYOUT_VERSION.key() + " (table version " + version + " needs layout "
+          + expectedLayout + ")");
     }
     int layout = timelineLayoutVersion();
-    if (layout != TIMELINE_LAYOUT_VERSION) {
+    if (layout != expectedLayout) {
       throw new InvalidTableException("table " + basePath + " has timeline layout version " + layout
-          + "; table version 6 uses layout " + TIMELINE_LAYOUT_VERSION);
+          + "; table version " + version + " uses layout " + expectedLayout);
     }
   }
 
@@ -270,8 +390,8 @@ public final class TableConfig {
     if (version < SUPPORTED_TABLE_VERSION) {
       return " (written by Hudi older than 0.14; upgrade it to version 6 by writing once with Hudi 0.14/0.15)";
     }
-    if (version == 7 || version == 8) {
-      return " (written by Hudi 1.x; downgrade it to version 6 with Hudi 1.x before using Riverbed)";
+    if (version == 7) {
+      return " (written by a Hudi 1.0 pre-release; upgrade it to version 8 with Hudi 1.x)";
     }
     return " (unknown to Hudi 0.15)";
   }

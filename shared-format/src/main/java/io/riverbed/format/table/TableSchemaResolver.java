@@ -36,7 +36,7 @@ public final class TableSchemaResolver {
       if (bytes.isEmpty()) {
         continue; // archived or rolled back since the listing
       }
-      CommitMetadata metadata = CommitMetadata.fromJson(bytes.get(), store.pathOf(instant).toString());
+      CommitMetadata metadata = CommitMetadata.parse(bytes.get(), store.pathOf(instant).toString());
       WriteOperationType op = metadata.operationType();
       if (op != null && !op.canUpdateSchema()) {
         continue;
@@ -56,7 +56,7 @@ public final class TableSchemaResolver {
       if (bytes.isEmpty()) {
         continue;
       }
-      CommitMetadata metadata = CommitMetadata.fromJson(bytes.get(), store.pathOf(instant).toString());
+      CommitMetadata metadata = CommitMetadata.parse(bytes.get(), store.pathOf(instant).toString());
       for (String relative : metadata.writtenPaths()) {
         Optional<Schema> fromFile = schemaOfFile(table, new Path(table.basePath(), relative));
         if (fromFile.isPresent()) {

@@ -78,6 +78,6 @@ public final class ActiveTimeline {
 
   /** The metadata of a completed commit, deltacommit or replacecommit (a completed compaction included). */
   public CommitMetadata commitMetadata(Instant completed) {
-    return CommitMetadata.fromJson(store.read(completed), store.pathOf(completed).toString());
+    return CommitMetadata.parse(store.read(completed), store.pathOf(completed).toString());
   }
 }

@@ -38,8 +38,8 @@ public final class AvroTimelineFile {
   }
 
   /**
-   * Reads the single record of a container file, resolved to {@code readerSchema}. An empty file
-   * gives empty (Hudi writes empty requested/inflight files for some actions).
+   * Reads the single record of a container file, resolved to {@code readerSchema} (null: read with
+   * the schema the file embeds). An empty file gives empty (Hudi writes empty requested/inflight files for some actions).
    *
    * @param source names the file in errors
    * @throws CorruptFileException if the bytes are not a container file with exactly one record
@@ -51,13 +51,13 @@ public final class AvroTimelineFile {
     try {
       AvroBinaryCheck.checkContainer(bytes);
     } catch (RuntimeException e) {
-      throw new CorruptFileException("cannot read " + readerSchema.getName() + " from " + source
+      throw new CorruptFileException("cannot read " + nameOf(readerSchema) + " from " + source
           + ": not a well-formed Avro container: " + e.getMessage(), e);
     }
     try (var reader = new DataFileReader<GenericRecord>(
         new SeekableByteArrayInput(bytes), new GenericDatumReader<>(null, readerSchema))) {
       if (!reader.hasNext()) {
-        throw new CorruptFileException(source + ": Avro container holds no " + readerSchema.getName() + " record");
+        throw new CorruptFileException(source + ": Avro container holds no " + nameOf(readerSchema) + " record");
       }
       GenericRecord record = reader.next();
       if (reader.hasNext()) {
@@ -69,13 +69,17 @@ public final class AvroTimelineFile {
         throw corrupt;
       }
       throw new CorruptFileException(
-          "cannot read " + readerSchema.getName() + " from " + source + ": " + e.getMessage(), e);
+          "cannot read " + nameOf(readerSchema) + " from " + source + ": " + e.getMessage(), e);
     }
+  }
+
+  private static String nameOf(Schema readerSchema) {
+    return readerSchema == null ? "a record" : readerSchema.getName();
   }
 
   /** Like {@link #deserialize} but an empty file is an error. */
   public static GenericRecord deserializeRequired(byte[] bytes, Schema readerSchema, String source) {
     return deserialize(bytes, readerSchema, source).orElseThrow(
-        () -> new CorruptFileException(source + " is empty; expected a " + readerSchema.getName() + " record"));
+        () -> new CorruptFileException(source + " is empty; expected a " + nameOf(readerSchema) + " record"));
   }
 }

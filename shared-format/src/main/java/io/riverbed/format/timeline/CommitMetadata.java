@@ -50,6 +50,16 @@ public record CommitMetadata(
     return new Builder(operationType);
   }
 
+  /**
+   * Parses a timeline file's commit metadata in either encoding: JSON (table version 6) or the Avro
+   * container Hudi 1.x writes (table version 8). Empty or blank bytes give {@link #empty()}.
+   *
+   * @param source names the file in errors
+   */
+  public static CommitMetadata parse(byte[] bytes, String source) {
+    return CommitMetadataAvro.isAvro(bytes) ? CommitMetadataAvro.read(bytes, source) : CommitMetadataJson.read(bytes, source);
+  }
+
   /** Parses commit metadata JSON; empty or blank bytes give {@link #empty()}. */
   public static CommitMetadata fromJson(byte[] json, String source) {
     return CommitMetadataJson.read(json, source);

@@ -158,6 +158,11 @@ final class CommitMetadataJson {
     if (root == null || !root.isObject()) {
       throw new CorruptFileException("commit metadata " + source + " is not a JSON object");
     }
+    return read(root, source);
+  }
+
+  /** Commit metadata from its JSON tree (also what {@link CommitMetadataAvro} maps an Avro record to). */
+  static CommitMetadata read(JsonNode root, String source) {
     var stats = new LinkedHashMap<String, List<WriteStat>>();
     JsonNode statsNode = root.get("partitionToWriteStats");
     if (isPresent(statsNode)) {

@@ -75,7 +75,7 @@ public final class CommittedLogWrites implements Serializable {
       if (bytes.isEmpty()) {
         continue; // archived since the listing: like every archived instant, not checked
       }
-      CommitMetadata metadata = CommitMetadata.fromJson(bytes.get(), store.pathOf(instant).toString());
+      CommitMetadata metadata = CommitMetadata.parse(bytes.get(), store.pathOf(instant).toString());
       for (WriteStat stat : metadata.writeStats()) {
         if (stat.path() == null || stat.fileSizeInBytes() <= 0
             || FileNames.parseLogFileName(stat.fileName()).isEmpty()) {

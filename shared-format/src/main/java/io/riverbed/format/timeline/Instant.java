@@ -9,11 +9,15 @@ import java.util.regex.Pattern;
 
 /**
  * One instant of the timeline: a time, an action and a state, named on storage as
- * {@code <time>.<action>[.<state>]} inside {@code .hoodie/} (layout version 1).
+ * {@code <time>.<action>[.<state>]} inside {@code .hoodie/} (layout version 1); in layout version 2
+ * ({@code .hoodie/timeline/}) a completed instant's name also carries its completion time. The time
+ * is the requested time in both.
  */
 public record Instant(String time, Action action, State state) implements Comparable<Instant> {
 
   private static final Pattern NAME = Pattern.compile("^(\\d+)(\\.\\w+)(\\.\\D+)?$");
+  /** A completed instant of timeline layout 2: {@code <requested time>_<completion time>.<action>}. */
+  private static final Pattern COMPLETED_V2 = Pattern.compile("^(\\d+)_(\\d+)\\.(\\w+)$");
 
   /** Time first (string order, as Hudi compares instants), then action, then state. */
   public static final Comparator<Instant> ORDER =
@@ -99,6 +103,33 @@ public record Instant(String time, Action action, State state) implements Compar
       case "inflight" -> Optional.of(new Instant(time, action.get(), State.INFLIGHT));
       default -> Optional.empty();
     };
+  }
+
+  /**
+   * Parses a file name of a layout-2 timeline ({@code .hoodie/timeline/}): completed instants are
+   * {@code <requested>_<completion>.<action>}, requested and inflight ones are named as in layout 1.
+   * Empty for names that are not instants.
+   */
+  public static Optional<Named> parseFileNameV2(String fileName) {
+    Matcher m = COMPLETED_V2.matcher(fileName);
+    if (m.matches()) {
+      return Action.fromWord(m.group(3))
+          .filter(a -> a == a.completedAs())
+          .map(a -> new Named(new Instant(m.group(1), a, State.COMPLETED), m.group(2)));
+    }
+    return parseFileName(fileName).filter(i -> !i.isCompleted()).map(i -> new Named(i, null));
+  }
+
+  /** An instant as its file names it, with the completion time a layout-2 name carries (else null). */
+  public record Named(Instant instant, String completionTime) {
+  }
+
+  /** The name of this completed instant's file in a layout-2 timeline. */
+  public String fileNameV2(String completionTime) {
+    if (state != State.COMPLETED) {
+      return fileName();
+    }
+    return time + "_" + Objects.requireNonNull(completionTime, "completionTime") + "." + action.word();
   }
 
   @Override

@@ -65,7 +65,7 @@ public record KafkaOffsets(String topic, Map<Integer, Long> nextOffsets) {
     var commits = timeline.commitsTimeline().completed().instants();
     for (int i = commits.size() - 1; i >= 0; i--) {
       Instant instant = commits.get(i);
-      String value = CommitMetadata.fromJson(store.read(instant), store.pathOf(instant).toString())
+      String value = CommitMetadata.parse(store.read(instant), store.pathOf(instant).toString())
           .extraMetadata().get(KEY);
       if (value != null) {
         return Optional.of(parse(value));

@@ -24,9 +24,12 @@ public final class Timeline {
       EnumSet.of(Action.COMMIT, Action.DELTA_COMMIT, Action.REPLACE_COMMIT);
 
   private final List<Instant> instants;
+  /** Requested time to completion time of completed instants, as a layout-2 timeline names them; empty for layout 1. */
+  private final Map<String, String> completionTimes;
 
-  private Timeline(List<Instant> sortedInstants) {
+  private Timeline(List<Instant> sortedInstants, Map<String, String> completionTimes) {
     this.instants = Collections.unmodifiableList(sortedInstants);
+    this.completionTimes = completionTimes;
   }
 
   /**
@@ -34,6 +37,14 @@ public final class Timeline {
    * (completed) action collapse to their highest state.
    */
   public static Timeline fromInstants(Collection<Instant> all) {
+    return fromInstants(all, Map.of());
+  }
+
+  /**
+   * Like {@link #fromInstants(Collection)}, for a layout-2 timeline whose completed instants carry
+   * their completion times ({@code requested time -> completion time}).
+   */
+  public static Timeline fromInstants(Collection<Instant> all, Map<String, String> completionTimes) {
     Map<String, Instant> highest = new LinkedHashMap<>();
     for (Instant i : all) {
       String key = i.time() + "|" + i.action().completedAs().name();
@@ -41,11 +52,19 @@ public final class Timeline {
     }
     List<Instant> sorted = new ArrayList<>(highest.values());
     Collections.sort(sorted);
-    return new Timeline(sorted);
+    return new Timeline(sorted, Map.copyOf(completionTimes));
   }
 
   public static Timeline empty() {
-    return new Timeline(List.of());
+    return new Timeline(List.of(), Map.of());
+  }
+
+  /**
+   * The completion time of the completed instant requested at {@code time}, as its layout-2 file
+   * name says; empty for layout 1 (no completion times on storage) and for instants not completed here.
+   */
+  public Optional<String> completionTime(String time) {
+    return Optional.ofNullable(completionTimes.get(time));
   }
 
   public List<Instant> instants() {
@@ -61,7 +80,7 @@ public final class Timeline {
   }
 
   public Timeline filter(Predicate<Instant> predicate) {
-    return new Timeline(instants.stream().filter(predicate).toList());
+    return new Timeline(instants.stream().filter(predicate).toList(), completionTimes);
   }
 
   /** commit, deltacommit, replacecommit, compaction, logcompaction: what writes data files. */

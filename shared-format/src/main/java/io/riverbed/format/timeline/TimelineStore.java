@@ -21,6 +21,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the active timeline from a table's {@code .hoodie} folder and makes state transitions
  * on it. Every state file is created once and never visible half-written ({@link OnceWrittenFile}).
+ * A layout-2 timeline ({@code .hoodie/timeline/}, table version 8) is read only: its completed
+ * instants' names carry completion times, and every transition is refused.
  *
  * <p>The store remembers the timeline it listed last ({@link #current}), so the steps of one
  * operation share one listing; {@link #load} lists again. Its own transitions invalidate what it
@@ -32,19 +34,38 @@ public final class TimelineStore {
 
   private final FileSystem fs;
   private final Path metaPath;
+  private final int layoutVersion;
   /** The last listing, or null when none was made since this store changed the timeline. */
   private Timeline remembered;
   /** Counts this store's changes, so a listing that raced one is not remembered. */
   private long changes;
 
-  private TimelineStore(FileSystem fs, Path metaPath) {
+  private TimelineStore(FileSystem fs, Path metaPath, int layoutVersion) {
     this.fs = fs;
     this.metaPath = metaPath;
+    this.layoutVersion = layoutVersion;
   }
 
-  /** A store over the timeline in {@code metaPath} (the table's {@code .hoodie} folder). */
+  /** A store over the layout-1 timeline in {@code metaPath} (the table's {@code .hoodie} folder). */
   public static TimelineStore at(FileSystem fs, Path metaPath) {
-    return new TimelineStore(fs, metaPath);
+    return new TimelineStore(fs, metaPath, 1);
+  }
+
+  /**
+   * A store over the timeline of layout {@code layoutVersion} in {@code timelinePath}: {@code .hoodie}
+   * for layout 1, {@code .hoodie/timeline} for layout 2.
+   */
+  public static TimelineStore at(FileSystem fs, Path timelinePath, int layoutVersion) {
+    if (layoutVersion != 1 && layoutVersion != 2) {
+      throw new TableException("timeline " + timelinePath + " has layout version " + layoutVersion
+          + "; Riverbed reads layouts 1 and 2");
+    }
+    return new TimelineStore(fs, timelinePath, layoutVersion);
+  }
+
+  /** True for a layout-2 timeline (table version 8), which this store reads but never changes. */
+  public boolean isReadOnly() {
+    return layoutVersion >= 2;
   }
 
   public Path metaPath() {
@@ -78,12 +99,18 @@ public final class TimelineStore {
     long before = changesSoFar();
     try {
       List<Instant> found = new ArrayList<>();
+      Map<String, String> completionTimes = new HashMap<>();
       for (FileStatus status : fs.listStatus(metaPath)) {
         if (status.isFile()) {
-          Instant.parseFileName(status.getPath().getName()).ifPresent(found::add);
+          parse(status.getPath().getName()).ifPresent(n -> {
+            found.add(n.instant());
+            if (n.completionTime() != null) {
+              completionTimes.put(n.instant().time(), n.completionTime());
+            }
+          });
         }
       }
-      return remember(Timeline.fromInstants(found), before);
+      return remember(Timeline.fromInstants(found, completionTimes), before);
     } catch (FileNotFoundException e) {
       throw new TableException("timeline folder " + metaPath + " does not exist", e);
     } catch (IOException e) {
@@ -102,7 +129,7 @@ public final class TimelineStore {
       Map<Instant, Long> times = new HashMap<>();
       for (FileStatus status : fs.listStatus(metaPath)) {
         if (status.isFile()) {
-          Instant.parseFileName(status.getPath().getName()).ifPresent(i -> times.put(i, status.getModificationTime()));
+          parse(status.getPath().getName()).ifPresent(n -> times.put(n.instant(), status.getModificationTime()));
         }
       }
       remember(Timeline.fromInstants(times.keySet()), before);
@@ -117,7 +144,8 @@ public final class TimelineStore {
     try {
       List<Instant> found = new ArrayList<>();
       for (FileStatus status : fs.listStatus(metaPath)) {
-        Instant.parseFileName(status.getPath().getName())
+        parse(status.getPath().getName())
+            .map(Instant.Named::instant)
             .filter(i -> i.time().equals(time))
             .ifPresent(found::add);
       }
@@ -127,8 +155,35 @@ public final class TimelineStore {
     }
   }
 
+  /**
+   * The file of an instant. In layout 2 a completed instant's name holds its completion time, taken
+   * from the remembered listing (listing again if that does not hold the instant).
+   *
+   * @throws CorruptFileException if a layout-2 timeline has no completed file for the instant
+   */
   public Path pathOf(Instant instant) {
-    return new Path(metaPath, instant.fileName());
+    if (layoutVersion < 2 || !instant.isCompleted()) {
+      return new Path(metaPath, instant.fileName());
+    }
+    Optional<String> completion = current().completionTime(instant.time());
+    if (completion.isEmpty()) {
+      completion = load().completionTime(instant.time());
+    }
+    String completionTime = completion.orElseThrow(() -> new CorruptFileException("timeline " + metaPath
+        + " has no completed file <requested>_<completion>." + instant.action().word() + " for instant " + instant.time()));
+    return new Path(metaPath, instant.fileNameV2(completionTime));
+  }
+
+  private Optional<Instant.Named> parse(String fileName) {
+    return layoutVersion >= 2 ? Instant.parseFileNameV2(fileName)
+        : Instant.parseFileName(fileName).map(i -> new Instant.Named(i, null));
+  }
+
+  private void requireWritable(Instant instant) {
+    if (isReadOnly()) {
+      throw new TableException("cannot change instant " + instant + " of timeline " + metaPath
+          + ": a layout-2 timeline (table version 8, Hudi 1.x) is read-only in Riverbed");
+    }
   }
 
   public boolean exists(Instant instant) {
@@ -179,6 +234,7 @@ public final class TimelineStore {
    * {@link CommitConflictException} if it exists already.
    */
   public void create(Instant instant, byte[] content) {
+    requireWritable(instant);
     Path target = pathOf(instant);
     try {
       boolean created;
@@ -231,6 +287,7 @@ public final class TimelineStore {
 
   /** Deletes one state file, completed ones last by the caller's order; missing files are fine. */
   public void delete(Instant instant) {
+    requireWritable(instant);
     Path path = pathOf(instant);
     try {
       fs.delete(path, false);

@@ -47,6 +47,6 @@ public final class CommitLookup {
 
   private static CommitMetadata read(Table table, Instant instant) {
     TimelineStore store = table.timelineStore();
-    return CommitMetadata.fromJson(store.read(instant), store.pathOf(instant).toString());
+    return CommitMetadata.parse(store.read(instant), store.pathOf(instant).toString());
   }
 }

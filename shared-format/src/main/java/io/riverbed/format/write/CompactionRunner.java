@@ -205,7 +205,7 @@ public final class CompactionRunner implements TableOperation<CommitMetadata> {
   private CommitMetadata completedMetadata() {
     TimelineStore store = table.timelineStore();
     Instant completed = Instant.completed(instantTime, Action.COMPACTION);
-    return CommitMetadata.fromJson(store.read(completed), store.pathOf(completed).toString());
+    return CommitMetadata.parse(store.read(completed), store.pathOf(completed).toString());
   }
 
   private Markers markers() {

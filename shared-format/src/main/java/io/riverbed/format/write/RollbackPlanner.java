@@ -64,7 +64,7 @@ final class RollbackPlanner {
     if (markers.isEmpty()) {
       if (target.isCompleted()) {
         TimelineStore store = table.timelineStore();
-        CommitMetadata metadata = CommitMetadata.fromJson(store.read(target), store.pathOf(target).toString());
+        CommitMetadata metadata = CommitMetadata.parse(store.read(target), store.pathOf(target).toString());
         for (WriteStat stat : metadata.writeStats()) {
           if (stat.path() != null && !stat.path().isEmpty()) {
             written.add(new Written(stat.partitionPath(), stat.fileName()));

@@ -92,6 +92,8 @@ public final class WriterLease {
   }
 
   static WriterLease acquire(Table table, String writerId, String holder, Duration timeout, LongSupplier clock) {
+    // a table Riverbed only reads (version 8) is refused before anything is written into it
+    table.config().requireSupported(table.basePath());
     WriterLease lease = new WriterLease(table, writerId, holder, timeout, clock, null);
     lease.take();
     return lease;
@@ -111,6 +113,7 @@ public final class WriterLease {
 
   static WriterLease acquireShared(Table table, String writerId, String holder, Duration timeout,
       InstantHeartbeats.WriterKind kind, LongSupplier clock) {
+    table.config().requireSupported(table.basePath());
     WriterLease lease = new WriterLease(table, writerId, holder, timeout, clock, Objects.requireNonNull(kind));
     lease.takeShared();
     return lease;

@@ -33,27 +33,32 @@ class DocsOptionKeysTest {
    * Keys of Apache Hudi that Riverbed does not read, named where the docs compare with Hudi, each
    * with why it is mentioned.
    */
-  static final Map<String, String> HUDI_KEYS_NAMED_FOR_COMPARISON = Map.of(
-      "hoodie.metadata.enable", "Hudi writers' metadata-table switch: Riverbed turns the metadata table off as a Hudi "
-          + "writer with hoodie.metadata.enable=false does (MIGRATING_FROM_HUDI, COMPATIBILITY, PERFORMANCE)",
-      "hoodie.query.as.ro.table", "the serde (or table) property a Hive sync registers on a MERGE_ON_READ table's _ro "
-          + "table, not an option; Spark's RiverbedCatalog reads it (HIVE_SYNC, clusters/SPARK)",
-      "hoodie.datasource.hive_sync", "the prefix of Hudi's sync option names, which hive-sync takes any option under "
-          + "(HIVE_SYNC, deploy/README)",
-      "hoodie.meta.sync", "the prefix of Hudi's generic sync option names, which the sync takes options under "
-          + "(HIVE_SYNC, MIGRATING_FROM_HUDI)",
-      "hoodie.datasource.hive_sync.filter_pushdown_enabled", "a Hudi sync option Riverbed does not implement, named "
-          + "where HIVE_SYNC lists the differences",
-      "hoodie.datasource.hive_sync.password", "Hudi's jdbc-mode sync password, which hms mode does not read; named where "
-          + "HIVE_SYNC and OPTIONS say such values are redacted",
-      "hoodie.datasource.hive_sync.jdbcurl", "Hudi's jdbc-mode sync URL, which hms mode does not read; named where "
-          + "HIVE_SYNC and OPTIONS say a password in it is redacted",
-      "hoodie.combine.before.insert", "Hudi's switch that de-duplicates insert batches, named where MIGRATING_FROM_HUDI "
-          + "says Riverbed's Spark writer always does",
-      "hoodie.schema.on.read.enable", "Hudi's schema-on-read switch, which Spark SQL's ALTER TABLE reads (spark-reader "
-          + "TableAlteration) before it changes a column's type; not a write option (MIGRATING_FROM_HUDI)",
-      "hoodie.incremental.use.database", "Hudi's switch for database-qualified incremental pull keys in Hive, which "
-          + "hive-input does not read; named where HIVE_SYNC lists what it does not do");
+  static final Map<String, String> HUDI_KEYS_NAMED_FOR_COMPARISON = Map.ofEntries(
+      Map.entry("hoodie.write.auto.upgrade", "Hudi 1.x writers' switch that keeps them from upgrading a version 6 "
+          + "table to 8, named where TROUBLESHOOTING tells mixed fleets to set it"),
+      Map.entry("hoodie.write.table.version", "Hudi 1.x writers' table version, named where TROUBLESHOOTING tells "
+          + "mixed fleets to keep version 6"),
+      Map.entry("hoodie.metadata.enable", "Hudi writers' metadata-table switch: Riverbed turns the metadata table off as a Hudi "
+          + "writer with hoodie.metadata.enable=false does (MIGRATING_FROM_HUDI, COMPATIBILITY, PERFORMANCE)"),
+      Map.entry("hoodie.query.as.ro.table", "the serde (or table) property a Hive sync registers on a MERGE_ON_READ table's _ro "
+          + "table, not an option; Spark's RiverbedCatalog reads it (HIVE_SYNC, clusters/SPARK)"),
+      Map.entry("hoodie.datasource.hive_sync", "the prefix of Hudi's sync option names, which hive-sync takes any option under "
+          + "(HIVE_SYNC, deploy/README)"),
+      Map.entry("hoodie.meta.sync", "the prefix of Hudi's generic sync option names, which the sync takes options under "
+          + "(HIVE_SYNC, MIGRATING_FROM_HUDI)"),
+      Map.entry("hoodie.datasource.hive_sync.filter_pushdown_enabled", "a Hudi sync option Riverbed does not implement, named "
+          + "where HIVE_SYNC lists the differences"),
+      Map.entry("hoodie.datasource.hive_sync.password", "Hudi's jdbc-mode sync password, which hms mode does not read; named where "
+          + "HIVE_SYNC and OPTIONS say such values are redacted"),
+      Map.entry("hoodie.datasource.hive_sync.jdbcurl", "Hudi's jdbc-mode sync URL, which hms mode does not read; named where "
+          + "HIVE_SYNC and OPTIONS say a password in it is redacted"),
+      Map.entry("hoodie.combine.before.insert", "Hudi's switch that de-duplicates insert batches, named where MIGRATING_FROM_HUDI "
+          + "says Riverbed's Spark writer always does"),
+      Map.entry("hoodie.schema.on.read.enable", "Hudi's schema-on-read switch, which Spark SQL's ALTER TABLE reads (spark-reader "
+          + "TableAlteration) before it changes a column's type; not a write option (MIGRATING_FROM_HUDI)"),
+      Map.entry("hoodie.incremental.use.database", "Hudi's switch for database-qualified incremental pull keys in Hive, which "
+          + "hive-input does not read; named where HIVE_SYNC lists what it does not do"));
+
   /**
    * A key of the generated sections with a placeholder segment, {@code hoodie.<t>.consume.mode}:
    * the docs write it with a table's name in the placeholder's place.

@@ -88,4 +88,51 @@ class FileSystemViewTest {
         Map.of("a/b/c", List.of(file("g1_0-1-0_" + T1 + ".parquet"), file("g2_0-1-0_" + T3 + ".parquet"))), Map.of(), Map.of());
     assertThat(view.latestMergedSlices(T3)).extracting(FileSlice::fileId).containsExactly("g2");
   }
+
+  @Test
+  void versionEightLogJoinsTheSliceItsDeltaCommitCompletedIn() {
+    // a delta commit requested at T2 completes at T4, after a compaction requested and completed at T3
+    Timeline tl = Timeline.fromInstants(List.of(Instant.completed(T1, Action.DELTA_COMMIT),
+        Instant.requested(T2, Action.DELTA_COMMIT), Instant.completed(T2, Action.DELTA_COMMIT),
+        Instant.requested(T3, Action.COMPACTION), Instant.completed(T3, Action.COMPACTION)),
+        Map.of(T1, T1, T2, T4, T3, T3));
+    FileSystemView view = FileSystemView.build(tl, Map.of("a/b/c", List.of(
+        file("g1_0-1-0_" + T1 + ".parquet"), file("g1_0-1-0_" + T3 + ".parquet"), file(".g1_" + T2 + ".log.1_0-1-0"),
+        file(".g2_" + T1 + ".log.1_0-1-0"), file(".g2_" + T2 + ".log.1_0-1-0"))), Map.of(), Map.of(), true);
+
+    List<FileSlice> slices = view.latestMergedSlices(T5);
+
+    assertThat(slices).extracting(FileSlice::fileId).containsExactly("g1", "g2");
+    assertThat(slices.get(0).baseInstant()).isEqualTo(T3);
+    assertThat(slices.get(0).logFiles()).extracting(LogFile::baseInstant).containsExactly(T2);
+    assertThat(slices.get(1).baseInstant()).isEqualTo(T1);
+    assertThat(slices.get(1).logFiles()).extracting(LogFile::baseInstant).containsExactly(T1, T2);
+  }
+
+  @Test
+  void versionEightLogOfPendingDeltaCommitJoinsTheNewestSlice() {
+    // the delta commit requested at T2 is still pending; a compaction based a new slice at T3
+    Timeline tl = Timeline.fromInstants(List.of(Instant.completed(T1, Action.DELTA_COMMIT),
+        Instant.inflight(T2, Action.DELTA_COMMIT), Instant.completed(T3, Action.COMPACTION)), Map.of(T1, T1, T3, T3));
+    FileSystemView view = FileSystemView.build(tl, Map.of("a/b/c", List.of(
+        file("g1_0-1-0_" + T1 + ".parquet"), file("g1_0-1-0_" + T3 + ".parquet"), file(".g1_" + T2 + ".log.1_0-1-0"))),
+        Map.of(), Map.of(), true);
+
+    FileGroup group = view.fileGroups().iterator().next();
+
+    assertThat(group.slices()).extracting(FileSlice::baseInstant).containsExactly(T3, T1);
+    assertThat(group.slices().get(0).logFiles()).extracting(LogFile::baseInstant).containsExactly(T2);
+    assertThat(group.slices().get(1).logFiles()).isEmpty();
+  }
+
+  @Test
+  void versionSixLogStaysInTheSliceItsNameGives() {
+    Timeline tl = Timeline.fromInstants(List.of(Instant.completed(T1, Action.DELTA_COMMIT),
+        Instant.completed(T2, Action.DELTA_COMMIT), Instant.completed(T3, Action.COMPACTION)));
+    FileSystemView view = FileSystemView.build(tl, Map.of("a/b/c", List.of(
+        file("g1_0-1-0_" + T1 + ".parquet"), file("g1_0-1-0_" + T3 + ".parquet"), file(".g1_" + T1 + ".log.1_0-1-0"))),
+        Map.of(), Map.of(), false);
+    assertThat(view.latestMergedSlices(T5).get(0).logFiles()).isEmpty();
+    assertThat(view.latestMergedSlices(T2).get(0).logFiles()).extracting(LogFile::baseInstant).containsExactly(T1);
+  }
 }

@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.riverbed.format.InvalidRecordException;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -21,6 +22,7 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalTime;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
@@ -143,16 +145,8 @@ class BlockRoundTripTest {
 
   @Test
   void unknownHeaderKeyOrdinalIsSkipped() throws Exception {
-    var header = new ByteArrayOutputStream();
-    var h = new DataOutputStream(header);
-    h.writeInt(2);
-    h.writeInt(7); // IS_PARTIAL in Hudi 1.x
-    h.writeInt(4);
-    h.write("true".getBytes(StandardCharsets.UTF_8));
-    h.writeInt(0);
-    h.writeInt(17);
-    h.write(T1.getBytes(StandardCharsets.UTF_8));
-    byte[] block = rawBlock(BlockType.DELETE_BLOCK.ordinal(), header.toByteArray(), deletePayloadFor("k"));
+    byte[] header = rawHeader(Map.of(42, "true", 0, T1)); // no Hudi version has key 42
+    byte[] block = rawBlock(BlockType.DELETE_BLOCK.ordinal(), header, deletePayloadFor("k"));
     var path = file("unknown-key.log");
     writeBytes(fs, path, block);
 
@@ -161,6 +155,33 @@ class BlockRoundTripTest {
     assertThat(blocks).hasSize(1);
     assertThat(blocks.get(0).header()).containsOnlyKeys(HeaderKey.INSTANT_TIME);
     assertThat(((DeleteBlock) blocks.get(0)).deleteRecords()).extracting(DeleteRecord::recordKey).containsExactly("k");
+  }
+
+  @Test
+  void hudi1HeaderKeysAreReadByTheirOrdinals() throws Exception {
+    // 8: BASE_FILE_INSTANT_TIME_OF_RECORD_POSITIONS in Hudi 1.x
+    var path = file("hudi1-keys.log");
+    writeBytes(fs, path, rawBlock(BlockType.DELETE_BLOCK.ordinal(), rawHeader(Map.of(8, T1, 0, T1)),
+        deletePayloadFor("k")));
+
+    List<LogBlock> blocks = readAll(fs, path);
+
+    assertThat(blocks.get(0).header())
+        .containsEntry(HeaderKey.BASE_FILE_INSTANT_TIME_OF_RECORD_POSITIONS, T1)
+        .containsEntry(HeaderKey.INSTANT_TIME, T1);
+  }
+
+  @Test
+  void dataBlockOfPartialUpdatesIsRefusedNamingTheFile() throws Exception {
+    var partial = file("partial-only.log");
+    // 7: IS_PARTIAL in Hudi 1.x
+    writeBytes(fs, partial, rawBlock(BlockType.AVRO_DATA_BLOCK.ordinal(), rawHeader(Map.of(0, T1, 7, "true")),
+        new byte[] {0}));
+
+    assertThatThrownBy(() -> readAll(fs, partial))
+        .isInstanceOf(io.riverbed.format.TableException.class)
+        .hasMessageContaining(partial.getName())
+        .hasMessageContaining("partial updates");
   }
 
   @Test
@@ -192,6 +213,20 @@ class BlockRoundTripTest {
     new DeleteRecordCodec().encode(List.of(DeleteRecord.of(key, "p")), out);
     byte[] payload = out.toByteArray();
     return ByteBuffer.allocate(8 + payload.length).putInt(3).putInt(payload.length).put(payload).array();
+  }
+
+  /** A header map as the log format stores it: entry count, then key ordinal, length and UTF-8 value, keys ascending. */
+  static byte[] rawHeader(Map<Integer, String> entries) throws IOException {
+    var header = new ByteArrayOutputStream();
+    var h = new DataOutputStream(header);
+    h.writeInt(entries.size());
+    for (var e : new java.util.TreeMap<>(entries).entrySet()) {
+      byte[] value = e.getValue().getBytes(StandardCharsets.UTF_8);
+      h.writeInt(e.getKey());
+      h.writeInt(value.length);
+      h.write(value);
+    }
+    return header.toByteArray();
   }
 
   /** A well-framed block with the given type ordinal, raw header map bytes and content. */

@@ -147,4 +147,58 @@ class TableConfigTest {
     assertThat(changed.properties()).containsEntry("hoodie.table.metadata.partitions", "");
     assertThat(config.precombineField()).contains("ts");
   }
+
+  private static TableConfig v8(Map<String, String> extra) {
+    var props = new java.util.HashMap<String, String>(Map.of("hoodie.table.name", "t", "hoodie.table.version", "8",
+        "hoodie.timeline.layout.version", "2", "hoodie.compaction.payload.class",
+        "org.apache.hudi.common.model.EventTimeAvroPayload"));
+    props.putAll(extra);
+    return TableConfig.of(props);
+  }
+
+  @Test
+  void versionEightMergeModeDecidesTheMergeAsHudi1Does() {
+    assertThat(v8(Map.of("hoodie.record.merge.mode", "EVENT_TIME_ORDERING")).payloadClass())
+        .isEqualTo("org.apache.hudi.common.model.DefaultHoodieRecordPayload");
+    assertThat(v8(Map.of("hoodie.record.merge.mode", "COMMIT_TIME_ORDERING")).payloadClass())
+        .isEqualTo("org.apache.hudi.common.model.OverwriteWithLatestAvroPayload");
+    assertThat(v8(Map.of("hoodie.record.merge.mode", "CUSTOM",
+        "hoodie.record.merge.strategy.id", "00000000-0000-0000-0000-000000000000")).payloadClass())
+        .isEqualTo("org.apache.hudi.common.model.EventTimeAvroPayload");
+  }
+
+  @Test
+  void customMergerStrategyIsRefusedNamingIt() {
+    TableConfig config = v8(Map.of("hoodie.record.merge.mode", "CUSTOM",
+        "hoodie.record.merge.strategy.id", "11111111-2222-3333-4444-555555555555"));
+    assertThatThrownBy(config::payloadClass)
+        .isInstanceOf(InvalidTableException.class)
+        .hasMessageContaining("11111111-2222-3333-4444-555555555555");
+  }
+
+  @Test
+  void versionEightKeyGeneratorTypeNamesHudisClass() {
+    assertThat(v8(Map.of("hoodie.table.keygenerator.type", "SIMPLE")).keyGeneratorClass())
+        .contains("org.apache.hudi.keygen.SimpleKeyGenerator");
+    assertThat(v8(Map.of("hoodie.table.keygenerator.type", "NON_PARTITION_AVRO")).keyGeneratorClass())
+        .contains("org.apache.hudi.keygen.NonpartitionedAvroKeyGenerator");
+    assertThat(v8(Map.of("hoodie.table.keygenerator.type", "COMPLEX",
+        "hoodie.table.keygenerator.class", "org.example.Mine")).keyGeneratorClass()).contains("org.example.Mine");
+    assertThatThrownBy(() -> v8(Map.of("hoodie.table.keygenerator.type", "SPARK_SQL_UUID")).keyGeneratorClass())
+        .isInstanceOf(InvalidTableException.class)
+        .hasMessageContaining("SPARK_SQL_UUID");
+  }
+
+  @Test
+  void versionEightIsReadableButNotWritable() {
+    TableConfig config = v8(Map.of());
+    config.requireReadable(BASE);
+    assertThat(config.timelineFolder()).isEqualTo("timeline");
+    assertThat(config.logFilesNamedByDeltaCommit()).isTrue();
+    assertThatThrownBy(() -> config.requireSupported(BASE))
+        .isInstanceOf(InvalidTableException.class)
+        .hasMessageContaining("version 8");
+    assertThat(TableConfig.of(Map.of("hoodie.table.name", "t", "hoodie.table.version", "6",
+        "hoodie.timeline.layout.version", "1")).timelineFolder()).isEmpty();
+  }
 }

@@ -80,12 +80,40 @@ class TableTest {
   }
 
   @Test
-  void openingAVersionEightTableNamesPathAndVersion() throws IOException {
+  void versionEightTableOpensForReadingWithItsTimelineUnderTimelineFolder() throws IOException {
+    writeProperties("hoodie.table.name=new\nhoodie.table.version=8\nhoodie.timeline.layout.version=2\n"
+        + "hoodie.timeline.path=timeline\nhoodie.timeline.history.path=history\n");
+    Table table = Table.open(fs, base);
+    assertThat(table.config().isReadOnly()).isTrue();
+    assertThat(table.timelinePath()).isEqualTo(new Path(fs.makeQualified(base), ".hoodie/timeline"));
+    assertThat(table.archivePath()).isEqualTo(new Path(fs.makeQualified(base), ".hoodie/timeline/history"));
+    assertThat(table.timelineStore().isReadOnly()).isTrue();
+  }
+
+  @Test
+  void writerOnAVersionEightTableIsRefusedNamingPathAndVersion() throws IOException {
     writeProperties("hoodie.table.name=new\nhoodie.table.version=8\nhoodie.timeline.layout.version=2\n");
-    assertThatThrownBy(() -> Table.open(fs, base))
+    Table table = Table.open(fs, base);
+    assertThatThrownBy(table::prepareForWrite)
         .isInstanceOf(InvalidTableException.class)
         .hasMessageContaining(fs.makeQualified(base).toString())
-        .hasMessageContaining("table version 8");
+        .hasMessageContaining("table version 8")
+        .hasMessageContaining("does not write");
+    assertThatThrownBy(() -> table.updateConfig(java.util.Map.of("hoodie.table.cdc.enabled", "false")))
+        .isInstanceOf(InvalidTableException.class);
+    assertThatThrownBy(() -> table.timelineStore().createRequested("20250101000000000",
+        io.riverbed.format.timeline.Action.DELTA_COMMIT, new byte[0]))
+        .isInstanceOf(io.riverbed.format.TableException.class)
+        .hasMessageContaining("read-only");
+  }
+
+  @Test
+  void versionEightTableWithLayoutOneIsRefused() throws IOException {
+    writeProperties("hoodie.table.name=new\nhoodie.table.version=8\nhoodie.timeline.layout.version=1\n");
+    assertThatThrownBy(() -> Table.open(fs, base))
+        .isInstanceOf(InvalidTableException.class)
+        .hasMessageContaining("timeline layout version 1")
+        .hasMessageContaining("table version 8 uses layout 2");
   }
 
   @Test

@@ -130,4 +130,35 @@ class CommitMetadataTest {
     assertThat(WriteOperationType.fromValue("bulk_insert")).contains(WriteOperationType.BULK_INSERT);
     assertThat(WriteOperationType.fromValue("logcompact")).contains(WriteOperationType.LOG_COMPACT);
   }
+
+  @Test
+  void hudi1AvroDeltaCommitParsesWithItsWriteStatsAndSchema() throws IOException {
+    CommitMetadata m = CommitMetadata.parse(resource("mor-deltacommit-hudi-1.0.2.avro"), "mor-deltacommit-hudi-1.0.2.avro");
+    assertThat(m.operationType()).isEqualTo(WriteOperationType.UPSERT);
+    assertThat(m.compacted()).isFalse();
+    assertThat(m.partitionToWriteStats()).containsOnlyKeys("p0", "p1", "p2");
+    assertThat(m.writeStats()).allSatisfy(s -> {
+      assertThat(s.isDelta()).isTrue();
+      assertThat(s.path()).matches("p[012]/\\.[0-9a-f-]+-0_20261207064152890\\.log\\.1_\\d+-\\d+-\\d+");
+      assertThat(s.fileSizeInBytes()).isPositive();
+    });
+    assertThat(m.schema()).hasValueSatisfying(schema -> assertThat(schema).contains("\"price\""));
+  }
+
+  @Test
+  void hudi1AvroCompactionCommitIsMarkedCompacted() throws IOException {
+    CommitMetadata m = CommitMetadata.parse(resource("compaction-commit-hudi-1.0.2.avro"), "compaction-commit-hudi-1.0.2.avro");
+    assertThat(m.compacted()).isTrue();
+    assertThat(m.operationType()).isEqualTo(WriteOperationType.COMPACT);
+    assertThat(m.writeStats()).isNotEmpty().allSatisfy(s -> assertThat(s.path()).endsWith("_20261207064156597.parquet"));
+  }
+
+  @Test
+  void damagedAvroCommitMetadataFailsNamingTheFile() throws IOException {
+    byte[] bytes = resource("mor-deltacommit-hudi-1.0.2.avro");
+    byte[] cut = java.util.Arrays.copyOf(bytes, bytes.length / 2);
+    assertThatThrownBy(() -> CommitMetadata.parse(cut, "x_y.deltacommit"))
+        .isInstanceOf(CorruptFileException.class)
+        .hasMessageContaining("x_y.deltacommit");
+  }
 }

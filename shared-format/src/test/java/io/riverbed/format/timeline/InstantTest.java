@@ -56,4 +56,20 @@ class InstantTest {
     assertThat(committed.test("20250101000000007")).isFalse();
     assertThat(committed.test("20250101000000008")).isFalse();
   }
+
+  @Test
+  void layoutTwoCompletedNameCarriesRequestedAndCompletionTime() {
+    var named = Instant.parseFileNameV2("20261207063500022_20261207063504236.deltacommit").orElseThrow();
+    assertThat(named.instant()).isEqualTo(Instant.completed("20261207063500022", Action.DELTA_COMMIT));
+    assertThat(named.completionTime()).isEqualTo("20261207063504236");
+    assertThat(named.instant().fileNameV2(named.completionTime()))
+        .isEqualTo("20261207063500022_20261207063504236.deltacommit");
+    var inflight = Instant.parseFileNameV2("20261207063522218.inflight").orElseThrow();
+    assertThat(inflight.instant()).isEqualTo(Instant.inflight("20261207063522218", Action.COMMIT));
+    assertThat(inflight.completionTime()).isNull();
+    assertThat(Instant.parseFileNameV2("20261207063504537.compaction.requested").orElseThrow().instant())
+        .isEqualTo(Instant.requested("20261207063504537", Action.COMPACTION));
+    assertThat(Instant.parseFileNameV2("20261207063504537.deltacommit")).isEmpty();
+    assertThat(Instant.parseFileNameV2("history")).isEmpty();
+  }
 }

@@ -6,16 +6,11 @@ import io.riverbed.format.record.TableSchemas;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableProperty;
 import io.riverbed.format.table.TableSchemaResolver;
-import io.riverbed.format.timeline.WriteOperationType;
-import io.riverbed.format.write.WriterLease;
-import io.riverbed.format.write.commit.Committable;
-import io.riverbed.format.write.commit.TableCommitter;
+import io.riverbed.format.write.commit.SchemaChangeCommit;
 import io.riverbed.spark.write.SparkAvroSchema;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.apache.avro.JsonProperties;
 import org.apache.avro.Schema;
 import org.apache.spark.sql.connector.catalog.TableChange;
@@ -32,7 +27,6 @@ import org.apache.spark.sql.types.StructType;
  * {@code hoodie.table.name}.
  */
 public final class TableAlteration {
-  private static final Duration LEASE_TIMEOUT = Duration.ofSeconds(60);
   /** Hudi's switch for type changes in {@code ALTER TABLE} (its schema-on-read); a session setting or table property. */
   public static final String SCHEMA_ON_READ = "hoodie.schema.on.read.enable";
   private TableAlteration() {}
@@ -80,7 +74,7 @@ public final class TableAlteration {
     }
     Schema changed = Schema.createRecord(current.getName(), current.getDoc(), current.getNamespace(), false);
     changed.setFields(fields);
-    commit(prepared, changed, holder);
+    SchemaChangeCommit.commit(prepared, changed, "spark-sql", holder);
   }
 
   private static void requireSupported(String statement, TableChange change) {
@@ -119,19 +113,6 @@ public final class TableAlteration {
   /** {@code ALTER TABLE t RENAME TO u}: the table's own name follows the catalog's. */
   public static void rename(Table table, String newName) {
     table.updateConfig(Map.of(TableProperty.NAME.key(), newName));
-  }
-
-  private static void commit(Table table, Schema schema, String holder) {
-    String writerId = "spark-sql-" + UUID.randomUUID();
-    WriterLease lease = WriterLease.acquire(table, writerId, holder, LEASE_TIMEOUT);
-    try {
-      TableCommitter committer = TableCommitter.of(table, writerId).operationType(WriteOperationType.ALTER_SCHEMA)
-          .schema(schema).beforeCommit(lease::checkHeld);
-      String instant = committer.begin();
-      committer.commit(new Committable(1, instant, List.of(), Map.of()));
-    } finally {
-      lease.release();
-    }
   }
 
   private static Schema.Field avroField(String name, DataType type, Schema current) {

@@ -66,7 +66,7 @@ final class FileGroupConflicts {
       if (!startedLater && (completedAt == null || completedAt <= startedAt)) {
         continue;
       }
-      CommitMetadata metadata = CommitMetadata.fromJson(store.read(other), store.pathOf(other).toString());
+      CommitMetadata metadata = CommitMetadata.parse(store.read(other), store.pathOf(other).toString());
       String otherWriter = metadata.extraMetadata().get(TableCommitter.WRITER_ID_KEY);
       if (writerId.equals(otherWriter)) {
         continue;

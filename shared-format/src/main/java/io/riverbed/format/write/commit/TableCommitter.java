@@ -3,6 +3,8 @@ package io.riverbed.format.write.commit;
 import io.riverbed.format.TableException;
 import io.riverbed.format.file.FileGroupId;
 import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableConfig;
+import io.riverbed.format.table.TableConfigFile;
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.KafkaOffsets;
@@ -311,6 +313,7 @@ public final class TableCommitter {
           + "the timeline: its writes are lost");
     }
     beforeCommit.run();
+    requireTableVersionUnchanged(time);
 
     List<WriteStat> stats = new ArrayList<>();
     Set<FileGroupId> touched = new LinkedHashSet<>();
@@ -350,6 +353,21 @@ public final class TableCommitter {
     return Optional.of(new Committed(instant.get().withState(State.COMPLETED), metadata));
   }
 
+  /**
+   * Fails the commit if {@code hoodie.properties} now names another table version than the writer
+   * opened, as when a Hudi 1.x writer upgraded the table to version 8 under a running job: a commit
+   * written in version 6's layout into a version 8 table would be lost to Hudi 1.x and break the table.
+   */
+  private void requireTableVersionUnchanged(String time) {
+    TableConfig now = TableConfigFile.read(table.fs(), table.metaPath());
+    if (now.version() != table.config().version()) {
+      throw new TableException("cannot commit instant " + time + " on table " + table.basePath() + ": its table version "
+          + "changed from " + table.config().version() + " to " + now.version() + " while writer " + writerId
+          + " ran (a Hudi 1.x writer upgrades a version 6 table it writes unless hoodie.write.auto.upgrade=false); "
+          + "nothing was committed");
+    }
+  }
+
   /** Those of {@code committables} whose instant is not completed yet, in the given order. */
   public List<Committable> filterCommitted(Collection<Committable> committables) {
     Set<String> completed = new LinkedHashSet<>(store.load().commitsTimeline().completed().times());
@@ -363,7 +381,7 @@ public final class TableCommitter {
   public SortedSet<Long> committedIdentifiers(String writer) {
     SortedSet<Long> identifiers = new TreeSet<>();
     for (Instant done : store.load().commitsTimeline().completed().instants()) {
-      Map<String, String> extra = CommitMetadata.fromJson(store.read(done), store.pathOf(done).toString())
+      Map<String, String> extra = CommitMetadata.parse(store.read(done), store.pathOf(done).toString())
           .extraMetadata();
       String id = extra.get(IDENTIFIER_KEY);
       if (writer.equals(extra.get(WRITER_ID_KEY)) && id != null) {

@@ -172,6 +172,20 @@ class TableCommitterTest {
   }
 
   @Test
+  void aTableUpgradedToVersionEightWhileTheWriterRanIsNotCommittedInto() {
+    TableCommitter committer = committer("writer-a");
+    String instant = committer.begin();
+    Committable commit = Committable.of(1, instant, List.of(append(instant, 0, G1, "k1")));
+    // what a Hudi 1.x writer's upgrade leaves in hoodie.properties (its timeline move aside)
+    table.updateConfig(Map.of("hoodie.table.version", "8", "hoodie.timeline.layout.version", "2"));
+
+    assertThatThrownBy(() -> committer.commit(commit)).isInstanceOf(TableException.class)
+        .hasMessageContaining(instant).hasMessageContaining("changed from 6 to 8")
+        .hasMessageContaining("hoodie.write.auto.upgrade=false");
+    assertThat(completedWrites()).isEmpty();
+  }
+
+  @Test
   void commitRecordsWriterIdIdentifierAndWhatTheTasksContribute() {
     TableCommitter committer = committer("writer-a");
     String first = committer.begin();

@@ -1,0 +1,64 @@
+package io.riverbed.it.crosscheck;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.riverbed.it.oracle.NextHudiOracle;
+import io.riverbed.it.oracle.NextHudiOracle.WriteStep;
+import io.riverbed.it.oracle.SparkOracle;
+import io.riverbed.it.oracle.Version8Scenario;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A MERGE_ON_READ table Riverbed's Spark writer wrote as version 6 (insert, upsert with an update
+ * losing on {@code ts}, delete), then written by Apache Hudi 1.0.2 with its defaults, which upgrades
+ * it to version 8 (timeline moved to {@code .hoodie/timeline/}, layout 2) before an upsert with an
+ * inline compaction and another upsert: Riverbed's Spark reader returns Hudi 1.0.2's rows for every
+ * query kind on the upgraded table, whose older log files are named by their slices' base instants
+ * and newer ones by their delta commits.
+ */
+class UpgradedVersion6TableMatchesHudiTest {
+
+  private static final String RIVERBED = "io.riverbed.spark.HudiDataSource";
+
+  private static Path table;
+
+  @BeforeAll
+  static void riverbedWritesVersion6ThenHudi102UpgradesIt() throws IOException {
+    Path dir = Files.createTempDirectory(Path.of(System.getProperty("java.io.tmpdir")), "v6-upgraded-");
+    Path data = Files.createDirectories(dir.resolve("data"));
+    table = dir.resolve("upgraded");
+    List<WriteStep> steps = Version8Scenario.steps(data, true, Map.of());
+    for (WriteStep step : steps.subList(0, 3)) {
+      SparkOracle.spark().read().schema(Version8Scenario.SCHEMA).json(step.jsonLines().toString())
+          .write().format(RIVERBED)
+          .option("hoodie.table.name", "upgraded")
+          .option("hoodie.datasource.write.table.type", "MERGE_ON_READ")
+          .option("hoodie.datasource.write.recordkey.field", "id")
+          .option("hoodie.datasource.write.precombine.field", "ts")
+          .option("hoodie.datasource.write.partitionpath.field", "part")
+          .option("hoodie.datasource.write.operation", step.operation())
+          .mode("append").save(table.toUri().toString());
+    }
+    assertThat(Files.readString(table.resolve(".hoodie/hoodie.properties"))).contains("hoodie.table.version=6");
+    NextHudiOracle.write(table, "upgraded", "MERGE_ON_READ", Version8Scenario.SCHEMA, steps.subList(3, 5));
+  }
+
+  @Test
+  void hudiUpgradedTheTableToVersion8() throws IOException {
+    assertThat(Files.readString(table.resolve(".hoodie/hoodie.properties")))
+        .contains("hoodie.table.version=8", "hoodie.timeline.layout.version=2");
+    assertThat(Version8Scenario.completedWrites(table)).extracting(Version8Scenario.CompletedWrite::action)
+        .containsExactly("deltacommit", "deltacommit", "deltacommit", "deltacommit", "commit", "deltacommit");
+  }
+
+  @Test
+  void riverbedReadsTheUpgradedTableAsHudi102() {
+    Version8TablesMatchHudiTest.assertRiverbedAnswersAsHudi(table);
+  }
+}
