@@ -36,6 +36,7 @@ import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.paimon.flink.sink.FlinkSinkBuilder;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 
@@ -50,7 +51,11 @@ import org.junit.jupiter.api.Test;
  * checkpointing) ending in Flink's {@link DiscardingSink} instead of the table writer, so the
  * difference is what the writer costs (key shuffle, index state, Avro conversion, Parquet and log
  * files, commits). Apache Hudi's Flink bundle is not available here, so there is no Hudi-Flink
- * comparison. Rounds alternate the two; heap is measured by {@link HeapWatcher}.
+ * comparison; {@code -Dbench.flink.paimon=true} (the default) adds Apache Paimon's primary-key table
+ * ({@link PaimonSink}) as a third sink of the same job, and the report gives Paimon/Riverbed wall and
+ * CPU ratios. {@code -Dbench.flink.rocksdb=true} adds the Riverbed writer with its index on RocksDB
+ * ({@code --flink-conf state.backend.type=rocksdb}). Rounds alternate the order; heap is measured by
+ * {@link HeapWatcher}.
  *
  * <p>{@code -Dbench.flink.compaction=true} adds a third sink in the same rounds: the same writer
  * with the compaction stage ({@code compaction.async.enabled=true}, every
@@ -71,6 +76,8 @@ class FlinkWriteBenchmark {
   private final int parallelism = Integer.getInteger("bench.flink.parallelism", 2);
   private final String checkpointInterval = System.getProperty("bench.flink.checkpoint.interval", "10s");
   private final boolean compaction = Boolean.getBoolean("bench.flink.compaction");
+  private final boolean paimon = Boolean.parseBoolean(System.getProperty("bench.flink.paimon", "true"));
+  private final boolean rocksDb = Boolean.getBoolean("bench.flink.rocksdb");
   private final int compactionDeltaCommits = Integer.getInteger("bench.flink.compaction.delta_commits", 3);
   private final Path dir = Path.of(System.getProperty("bench.dir", "target/bench")).toAbsolutePath().resolve("flink");
   private int runs;
@@ -93,6 +100,12 @@ class FlinkWriteBenchmark {
     Map<String, TableSinkBuilder> sinks = new LinkedHashMap<>();
     sinks.put("no-op sink", (rows, rowType, options) -> rows.sinkTo(new DiscardingSink<>()).name("discard"));
     sinks.put("Riverbed MOR", TableSinkBuilder.tableWriter());
+    if (rocksDb) {
+      sinks.put(ROCKSDB, TableSinkBuilder.tableWriter());
+    }
+    if (paimon) {
+      sinks.put(PAIMON, PaimonSink.primaryKeyTable("uuid", new String[] {"region", "country", "city"}, "ts", parallelism));
+    }
     if (compaction) {
       sinks.put(COMPACTING, (rows, rowType, options) -> {
         Map<String, String> o = new LinkedHashMap<>(options);
@@ -128,6 +141,8 @@ class FlinkWriteBenchmark {
     });
     Path lastTable = null;
     Path lastCompactedTable = null;
+    Path lastPaimonTable = null;
+    Path lastRocksDbTable = null;
     for (int round = 0; round < rounds; round++) {
       List<String> order = new ArrayList<>(sinks.keySet());
       if (round % 2 == 1) {
@@ -153,6 +168,10 @@ class FlinkWriteBenchmark {
             m.peakUsedBytes() / 1e6, m.peakAfterGcBytes() / 1e6, m.gcCount(), m.gcMillis());
         if (name.equals("Riverbed MOR")) {
           lastTable = table;
+        } else if (name.equals(PAIMON)) {
+          lastPaimonTable = table;
+        } else if (name.equals(ROCKSDB)) {
+          lastRocksDbTable = table;
         } else if (name.equals(COMPACTING)) {
           lastCompactedTable = table;
           compactionsDuringIngest.add(m.compactionsDuringIngest());
@@ -193,6 +212,21 @@ class FlinkWriteBenchmark {
     report.format("- heap: max heap %d MB; peaks measured from a full GC at the start of each run (MiniCluster, source and "
         + "sink all in this JVM)", Runtime.getRuntime().maxMemory() >> 20);
 
+    if (paimon) {
+      Samples wall = Samples.ratios("Paimon/Riverbed wall", seconds.get(PAIMON), seconds.get("Riverbed MOR"));
+      Samples cpu = Samples.ratios("Paimon/Riverbed CPU", cpuSeconds.get(PAIMON), cpuSeconds.get("Riverbed MOR"));
+      report.format("- Apache Paimon %s primary-key table / Riverbed, wall time: ratio of medians **%.2f** (per-round "
+              + "%.2f–%.2f); process CPU: ratio of medians **%.2f** (per-round %.2f–%.2f); above 1 Riverbed is faster",
+          FlinkSinkBuilder.class.getPackage().getImplementationVersion(),
+          seconds.get(PAIMON).median() / seconds.get("Riverbed MOR").median(), wall.min(), wall.max(),
+          cpuSeconds.get(PAIMON).median() / cpuSeconds.get("Riverbed MOR").median(), cpu.min(), cpu.max());
+    }
+    if (rocksDb) {
+      Samples wall = Samples.ratios("RocksDB/heap wall", seconds.get(ROCKSDB), seconds.get("Riverbed MOR"));
+      report.format("- index on RocksDB / on the heap, wall time: ratio of medians **%.2f** (per-round %.2f–%.2f); "
+              + "process CPU: ratio of medians **%.2f**", seconds.get(ROCKSDB).median() / seconds.get("Riverbed MOR").median(),
+          wall.min(), wall.max(), cpuSeconds.get(ROCKSDB).median() / cpuSeconds.get("Riverbed MOR").median());
+    }
     if (compaction) {
       Samples compactedPaired = Samples.ratios("compaction ratio", seconds.get(COMPACTING), seconds.get("Riverbed MOR"));
       report.format("- async compaction (every %d delta commits) on/off, wall time: ratio of medians **%.2f**; per-round "
@@ -211,15 +245,30 @@ class FlinkWriteBenchmark {
     }
 
     List<TableFacts> checked = new ArrayList<>();
-    for (Path t : compaction ? List.of(lastTable, lastCompactedTable) : List.of(lastTable)) {
-      TableFacts facts = TableFacts.of(t);
+    Map<String, Path> riverbedTables = new LinkedHashMap<>();
+    riverbedTables.put("Riverbed MOR", lastTable);
+    if (compaction) {
+      riverbedTables.put(COMPACTING, lastCompactedTable);
+    }
+    if (rocksDb) {
+      riverbedTables.put(ROCKSDB, lastRocksDbTable);
+    }
+    for (var named : riverbedTables.entrySet()) {
+      TableFacts facts = TableFacts.of(named.getValue());
       report.format("- last %s table: %d live records (expected %d), %d delta commits, %d compactions, %d base files "
-              + "(%.1f MB), %d log files (%.1f MB)", t == lastTable ? "Riverbed MOR" : COMPACTING, facts.liveRecords(),
+              + "(%.1f MB), %d log files (%.1f MB)", named.getKey(), facts.liveRecords(),
           uniqueKeys, facts.deltaCommits(), facts.compactions(), facts.baseFiles(), facts.baseBytes() / 1e6,
           facts.logFiles(), facts.logBytes() / 1e6);
       checked.add(facts);
     }
+    long paimonRecords = paimon ? PaimonSink.liveRecords(lastPaimonTable.toUri().toString()) : uniqueKeys;
+    if (paimon) {
+      report.format("- last Paimon table: %d live records (expected %d)", paimonRecords, uniqueKeys);
+    }
     report.line("- written to " + report.write());
+    if (paimonRecords != uniqueKeys) {
+      throw new AssertionError("Paimon table holds " + paimonRecords + " records, expected " + uniqueKeys);
+    }
     for (TableFacts facts : checked) {
       if (facts.liveRecords() != uniqueKeys) {
         throw new AssertionError("table holds " + facts.liveRecords() + " records, expected " + uniqueKeys);
@@ -257,14 +306,19 @@ class FlinkWriteBenchmark {
   private Measured run(String name, TableSinkBuilder sink, Path input, Path schema, Path table) throws Exception {
     // A folder per run: Flink may still be removing a finished job's checkpoints after it returned.
     Path checkpoints = dir.resolve("checkpoints").resolve("run-" + (++runs));
-    WriteJobConfig config = WriteJobArguments.parse(
+    List<String> args = new ArrayList<>(List.of(
         "--source", "file", "--input", input.toString(), "--schema", schema.toString(),
         "--table-path", table.toString(), "--table-name", "trips", "--table-type", "MERGE_ON_READ",
         "--record-key", "uuid", "--precombine", "ts", "--partition-path", "region,country,city",
         "--checkpoint-interval", checkpointInterval, "--parallelism", Integer.toString(parallelism),
         // Without a checkpoint directory Flink keeps checkpoints in the JobManager's memory (5 MB at
         // most): the index state of ~500k keys exceeds it and the job fails after 3 restarts.
-        "--checkpoint-dir", checkpoints.toString());
+        "--checkpoint-dir", checkpoints.toString()));
+    if (name.equals(ROCKSDB)) {
+      // as a user picks it; Riverbed adds incremental checkpoints, bloom filters and managed memory
+      args.addAll(List.of("--flink-conf", "state.backend.type=rocksdb"));
+    }
+    WriteJobConfig config = WriteJobArguments.parse(args.toArray(String[]::new));
     try (HeapWatcher heap = HeapWatcher.start()) {
       long cpuStart = ProcessCpu.nanos();
       long startMillis = System.currentTimeMillis();
@@ -391,6 +445,8 @@ class FlinkWriteBenchmark {
 
   /** What the write left: live records (read back through the core), commits and files. */
   static final String COMPACTING = "Riverbed MOR, async compaction";
+  static final String PAIMON = "Apache Paimon PK table";
+  static final String ROCKSDB = "Riverbed MOR, index on RocksDB";
 
   record TableFacts(long liveRecords, int deltaCommits, int compactions, int baseFiles, long baseBytes, int logFiles,
       long logBytes) {

@@ -187,6 +187,10 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
   /** Cleans after commits on its own thread ({@code clean.async.enabled}): a post-commit action of the committer. */
   private final Optional<AsyncTableServices> tableServices;
   private final CoordinatorMetrics metrics;
+  /** The retained checkpoint of an earlier run this job restored from, until its folder is deleted. */
+  private String restoredFrom;
+  private volatile boolean earlierRunCleaning;
+  private volatile boolean earlierRunCleaned;
 
   public WriteCoordinator(Context context, FlinkWriteOptions options, String schemaJson) {
     this.context = context;
@@ -215,6 +219,7 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
 
   @Override
   public void start() {
+    rememberRestoredCheckpoint(restoredCheckpoint);
     executor = Executors.newSingleThreadExecutor(r -> {
       Thread t = new Thread(r, "riverbed-write-coordinator-" + options.tableName());
       t.setDaemon(true);
@@ -377,6 +382,7 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
 
   @Override
   public void notifyCheckpointComplete(long checkpointId) {
+    cleanEarlierRunAfter(checkpointId);
     run("commit of checkpoint " + checkpointId, () -> {
       if (recovering) {
         return;
@@ -388,6 +394,7 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
 
   @Override
   public void resetToCheckpoint(long checkpointId, byte[] state) throws Exception {
+    rememberRestoredCheckpoint(checkpointId);
     Runnable reset = () -> {
       failed = false;
       deferred.clear();
@@ -408,6 +415,66 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
     } else {
       runEvenIfFailed("reset to checkpoint " + checkpointId, reset::run);
     }
+  }
+
+  // ---------------------------------------------------------------- earlier runs' checkpoints
+
+  /**
+   * On the JobManager's main thread, where Flink resets and starts coordinators: the checkpoint a
+   * restore started from, the first time this job restores (a later failover restores its own).
+   * When the job restores as it starts, Flink resets the coordinator before its context can reach
+   * the checkpoint store, so {@link #start} asks again, before any new checkpoint can complete.
+   */
+  private void rememberRestoredCheckpoint(long checkpointId) {
+    if (!options.cleanEarlierRunCheckpoints() || restoredFrom != null) {
+      return;
+    }
+    if (checkpointId == NO_CHECKPOINT || context.getCheckpointCoordinator() == null) {
+      return; // at a restore when the job starts the context is not ready yet: start() asks again
+    }
+    try {
+      var latest = context.getCheckpointCoordinator().getCheckpointStore().getLatestCheckpoint();
+      if (latest != null && latest.getCheckpointID() == checkpointId && latest.getExternalPointer() != null) {
+        restoredFrom = latest.getExternalPointer();
+      }
+    } catch (Exception e) {
+      LOG.warn("Table {}: cannot tell which checkpoint the job restored; the earlier run's checkpoints are kept",
+          options.path(), e);
+    }
+  }
+
+  /**
+   * On the JobManager's main thread, where Flink notifies completed checkpoints: once this run's
+   * newest completed checkpoint is {@code checkpointId}, hands the earlier run's folder to
+   * {@link EarlierRunCheckpoints} on a thread of its own (a delete on object storage may be slow,
+   * and commits do not wait for it).
+   */
+  private void cleanEarlierRunAfter(long checkpointId) {
+    String earlier = restoredFrom;
+    if (earlier == null || earlierRunCleaned || earlierRunCleaning || context.getCheckpointCoordinator() == null) {
+      return;
+    }
+    String completed;
+    try {
+      var latest = context.getCheckpointCoordinator().getCheckpointStore().getLatestCheckpoint();
+      if (latest == null || latest.getCheckpointID() != checkpointId || latest.getExternalPointer() == null) {
+        return;
+      }
+      completed = latest.getExternalPointer();
+    } catch (Exception e) {
+      LOG.warn("Table {}: cannot read the completed checkpoint {}; the earlier run's checkpoints are kept for now",
+          options.path(), checkpointId, e);
+      return;
+    }
+    earlierRunCleaning = true;
+    Thread t = new Thread(() -> {
+      boolean done = EarlierRunCheckpoints.removeLogged(options.path(), earlier, completed);
+      earlierRunCleaned = done;
+      earlierRunCleaning = false;
+    }, "riverbed-checkpoint-housekeeping-" + options.tableName());
+    t.setDaemon(true);
+    t.setContextClassLoader(context.getUserCodeClassloader());
+    t.start();
   }
 
   @Override

@@ -11,8 +11,6 @@ import org.apache.flink.api.common.state.StateTtlConfig;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
-import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.java.tuple.Tuple2;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.table.data.RowData;
@@ -43,9 +41,10 @@ import org.apache.flink.util.Collector;
  *
  * A job that starts without restored state on a table with data gets its index (ordering values
  * and the deletes still in logs included) from the {@link IndexBootstrapOperator} through
- * {@link BucketAssignOperator}, which runs this function. Index state of earlier versions
- * ({@code riverbed-index-location}, without ordering values) is moved to the new layout when a key
- * is next seen.
+ * {@link BucketAssignOperator}, which runs this function; the operator also moves index state of
+ * the first layout ({@link LegacyIndexLocations}) into entries when it restores a checkpoint that
+ * has it. With {@code index.state.ttl} an entry expires that long after the key's last write (every
+ * routed upsert writes it), and the key is then new to the index.
  */
 final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, RowData> {
   private static final long serialVersionUID = 1L;
@@ -58,7 +57,8 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
   private transient Table table;
   private transient ValueState<byte[]> entries;
   private transient ValueState<byte[]> tombstones;
-  private transient ValueState<Tuple2<String, String>> legacyLocations;
+  /** Whether every routed upsert rewrites the key's entry: with a TTL, so that its clock restarts. */
+  private transient boolean writeEveryUpsert;
   private transient FileGroupPacker packer;
   private transient Counter staleDropped;
 
@@ -69,8 +69,14 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
 
   @Override
   public void open(OpenContext openContext) {
-    entries = getRuntimeContext().getState(
-        new ValueStateDescriptor<>("riverbed-index-entry", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+    var entryDescriptor =
+        new ValueStateDescriptor<>("riverbed-index-entry", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
+    options.indexStateTtl().ifPresent(ttl -> entryDescriptor.enableTimeToLive(StateTtlConfig.newBuilder(ttl)
+        .setUpdateType(StateTtlConfig.UpdateType.OnCreateAndWrite)
+        .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
+        .build()));
+    writeEveryUpsert = options.indexStateTtl().isPresent();
+    entries = entryState(entryDescriptor);
     var tombstoneDescriptor =
         new ValueStateDescriptor<>("riverbed-index-tombstone", PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO);
     tombstoneDescriptor.enableTimeToLive(StateTtlConfig.newBuilder(options.tombstoneRetention())
@@ -78,12 +84,29 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
         .setStateVisibility(StateTtlConfig.StateVisibility.NeverReturnExpired)
         .build());
     tombstones = getRuntimeContext().getState(tombstoneDescriptor);
-    legacyLocations = getRuntimeContext().getState(
-        new ValueStateDescriptor<>("riverbed-index-location", Types.TUPLE(Types.STRING, Types.STRING)));
     var task = getRuntimeContext().getTaskInfo();
     packer = FileGroupPacker.of(this::tableIfExists, options.writeOptions(), task.getIndexOfThisSubtask(),
         task.getNumberOfParallelSubtasks());
     staleDropped = getRuntimeContext().getMetricGroup().counter(STALE_METRIC);
+  }
+
+  /**
+   * The entries' state; Flink 1.20 cannot restore it with state TTL switched on or off (the
+   * serializer changes), and says so only as a serializer incompatibility: name the option instead.
+   */
+  private ValueState<byte[]> entryState(ValueStateDescriptor<byte[]> descriptor) {
+    try {
+      return getRuntimeContext().getState(descriptor);
+    } catch (RuntimeException e) {
+      if (org.apache.flink.util.ExceptionUtils.findThrowable(e, org.apache.flink.util.StateMigrationException.class)
+          .isPresent()) {
+        throw new IllegalStateException(FlinkWriteOptions.INDEX_STATE_TTL + " was switched on or off since the "
+            + "checkpoint or savepoint of table " + options.path() + " was taken, and Flink cannot restore the index "
+            + "state with a different TTL setting: set it back to that run's value, or start a new job without "
+            + "restoring (the index bootstrap loads the keys from the table)", e);
+      }
+      throw e;
+    }
   }
 
   /** Index bootstrap: the current key lives in file group {@code fileId} of {@code partition}. */
@@ -144,8 +167,8 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
     }
     if (known != null && known.partition().equals(partition)) {
       out.collect(WriteEnvelope.route(row, WriteEnvelope.UPSERT, partition, known.fileId(), dataArity));
-      if (ordering != null) {
-        entries.update(new IndexEntry(partition, known.fileId(), ordering).toBytes());
+      if (ordering != null || writeEveryUpsert) {
+        entries.update(new IndexEntry(partition, known.fileId(), ordering != null ? ordering : known.ordering()).toBytes());
       }
       return;
     }
@@ -159,20 +182,10 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
     out.collect(WriteEnvelope.route(row, WriteEnvelope.UPSERT, partition, fileId, dataArity));
   }
 
-  /** The current key's live entry; an entry of the earlier layout is moved to the current one. */
+  /** The current key's live entry, or null. */
   private IndexEntry lookup() throws java.io.IOException {
     byte[] bytes = entries.value();
-    if (bytes != null) {
-      return IndexEntry.fromBytes(bytes);
-    }
-    Tuple2<String, String> legacy = legacyLocations.value();
-    if (legacy == null) {
-      return null;
-    }
-    IndexEntry moved = new IndexEntry(legacy.f0, legacy.f1, null);
-    entries.update(moved.toBytes());
-    legacyLocations.clear();
-    return moved;
+    return bytes == null ? null : IndexEntry.fromBytes(bytes);
   }
 
   /** True iff a change ordered {@code ordering} is older than the key's last write or kept delete. */

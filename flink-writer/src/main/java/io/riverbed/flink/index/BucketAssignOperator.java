@@ -72,6 +72,15 @@ public final class BucketAssignOperator extends KeyedProcessOperator<String, Row
     markedSubtasks = new HashSet<>();
     held = new ArrayList<>();
     envelopeSerializer = new RowDataSerializer(WriteEnvelope.rowType(dataType));
+    if (restored) {
+      BucketAssignFunction function = (BucketAssignFunction) userFunction;
+      long moved = LegacyIndexLocations.moveAll(getKeyedStateBackend(),
+          (partition, fileId) -> function.index(partition, fileId, null));
+      if (moved > 0) {
+        LOG.info("Bucket-assigner subtask {} of table {} moved {} index locations of the first state layout to index "
+            + "entries", getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), function.tablePath(), moved);
+      }
+    }
   }
 
   @Override

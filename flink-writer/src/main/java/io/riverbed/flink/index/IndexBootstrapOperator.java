@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>plans a snapshot of the table ({@link QueryPlanner}: latest committed file slices, logs
- *       merged across pending compactions) and takes its share of the slices: a slice belongs to
+ *       merged across pending compactions), keeps the slices of partitions matching
+ *       {@code index.partition.regex}, and takes its share of them: a slice belongs to
  *       subtask {@code floorMod(hash(fileId), parallelism)} (every subtask lists the same committed
  *       slices; owning by file id rather than list position makes a slice's owner independent of
  *       anything else in the listing);
@@ -183,8 +184,10 @@ public final class IndexBootstrapOperator extends AbstractStreamOperator<RowData
     }
     QueryPlan plan = QueryPlanner.plan(Table.open(fs, path), QuerySpec.snapshot());
     List<Split> owned = new ArrayList<>();
+    java.util.regex.Pattern partitions = options.indexPartitionPattern();
     for (Split split : plan.splits()) {
-      if (Math.floorMod(split.slice().fileId().hashCode(), parallelism) == subtask) {
+      if (partitions.matcher(split.slice().partitionPath()).matches()
+          && Math.floorMod(split.slice().fileId().hashCode(), parallelism) == subtask) {
         owned.add(split);
       }
     }

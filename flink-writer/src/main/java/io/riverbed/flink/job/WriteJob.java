@@ -124,7 +124,9 @@ public final class WriteJob {
   /**
    * The Flink configuration of the job: streaming mode, checkpoints every interval retained on
    * cancellation in the checkpoint directory, the restore path, parallelism, a bounded restart
-   * strategy (3 attempts, so a bad record does not loop forever), then every {@code --flink-conf}.
+   * strategy (3 attempts, so a bad record does not loop forever), then every {@code --flink-conf};
+   * with {@code state.backend.type=rocksdb} the index's RocksDB settings the flags left unset
+   * ({@link io.riverbed.flink.index.RocksDbIndexSettings}).
    */
   public static Configuration flinkConfiguration(WriteJobConfig config) {
     Configuration conf = new Configuration();
@@ -143,6 +145,10 @@ public final class WriteJob {
     conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, java.time.Duration.ofSeconds(1));
     conf.set(PipelineOptions.NAME, jobName(config));
     config.flinkConf().forEach(conf::setString);
+    var rocksDb = io.riverbed.flink.index.RocksDbIndexSettings.apply(conf);
+    if (!rocksDb.isEmpty()) {
+      LOG.info("State backend RocksDB: set for the state index (the job's own settings win): {}", rocksDb);
+    }
     return conf;
   }
 

@@ -70,7 +70,10 @@ public final class WriteJobArguments {
         --checkpoint-dir D           retained checkpoints (kept on cancel, for --restore);
                                      default TABLE-PATH/.hoodie/.aux/riverbed-checkpoints
         --restore latest|PATH        resume from the newest checkpoint in --checkpoint-dir, or
-                                     from the given checkpoint/savepoint
+                                     from the given checkpoint/savepoint; once the restored run
+                                     completed a checkpoint, the earlier run's checkpoints in
+                                     --checkpoint-dir are deleted (keep them with
+                                     --set checkpoints.clean-earlier-runs=false)
         --parallelism N              job parallelism (default: Flink's)
         --flink-conf key=value       a Flink configuration option (repeatable)
         --help

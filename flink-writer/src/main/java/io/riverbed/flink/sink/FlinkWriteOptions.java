@@ -131,6 +131,9 @@ public record FlinkWriteOptions(
   public static final String ARCHIVE_AUTOMATIC = "hoodie.archive.automatic";
   public static final String INDEX_BOOTSTRAP = "index.bootstrap.enabled";
   public static final String TOMBSTONE_RETENTION = "index.tombstone.retention";
+  public static final String INDEX_STATE_TTL = "index.state.ttl";
+  public static final String INDEX_PARTITION_REGEX = "index.partition.regex";
+  public static final String CHECKPOINTS_CLEAN_EARLIER_RUNS = "checkpoints.clean-earlier-runs";
   public static final String LEASE_ENABLED = "write.lease.enabled";
   public static final String LEASE_TIMEOUT = "write.lease.timeout";
   public static final String RATE_LIMIT = "write.rate.limit";
@@ -206,6 +209,8 @@ public record FlinkWriteOptions(
     options.compactionPolicy();
     options.compactionOptions();
     options.compactionTasksOr(1);
+    options.indexStateTtl();
+    options.indexPartitionPattern();
     return options;
   }
 
@@ -390,6 +395,42 @@ public record FlinkWriteOptions(
     return duration(TOMBSTONE_RETENTION, DEFAULT_TOMBSTONE_RETENTION);
   }
 
+  /**
+   * How long a key's index entry lives after its last write ({@value #INDEX_STATE_TTL}, Hudi's option,
+   * in days); empty when entries never expire (0, the default).
+   */
+  public java.util.Optional<Duration> indexStateTtl() {
+    String v = raw.getOrDefault(INDEX_STATE_TTL, "0").trim();
+    double days;
+    try {
+      days = Double.parseDouble(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("option " + INDEX_STATE_TTL + " must be a number of days such as 0, 1.5 "
+          + "or 30, got '" + v + "'", e);
+    }
+    if (!(days >= 0) || Double.isInfinite(days)) {
+      throw new IllegalArgumentException("option " + INDEX_STATE_TTL + " must be a number of days >= 0, got '" + v + "'");
+    }
+    long millis = Math.round(days * Duration.ofDays(1).toMillis());
+    return millis == 0 ? java.util.Optional.empty() : java.util.Optional.of(Duration.ofMillis(millis));
+  }
+
+  /** The partitions whose keys the index bootstrap loads ({@value #INDEX_PARTITION_REGEX}, a whole-path match). */
+  public java.util.regex.Pattern indexPartitionPattern() {
+    String v = raw.getOrDefault(INDEX_PARTITION_REGEX, ".*");
+    try {
+      return java.util.regex.Pattern.compile(v.isBlank() ? ".*" : v);
+    } catch (java.util.regex.PatternSyntaxException e) {
+      throw new IllegalArgumentException("option " + INDEX_PARTITION_REGEX + " is not a Java regular expression: '" + v
+          + "' (" + e.getDescription() + ")", e);
+    }
+  }
+
+  /** Whether the job deletes the retained checkpoints of the run it was restored from ({@value #CHECKPOINTS_CLEAN_EARLIER_RUNS}). */
+  public boolean cleanEarlierRunCheckpoints() {
+    return bool(raw, CHECKPOINTS_CLEAN_EARLIER_RUNS, true);
+  }
+
   private Duration duration(String key, Duration defaultValue) {
     String v = raw.get(key);
     try {
@@ -496,6 +537,23 @@ public record FlinkWriteOptions(
         + "delete that arrives later than that is written as a new key. FLINK_STATE: in Flink state (tombstones with "
         + "state TTL), loaded by the index bootstrap from the latest slices (deletes still in logs). BUCKET: in each "
         + "writer task's memory, loaded from a file group's latest slice when the task first writes it."});
+    d.put(INDEX_STATE_TTL, new String[] {"0", "FLINK_STATE index (Hudi's option, in days, fractions allowed): a key "
+        + "not written for this long is dropped from the index (Flink state TTL; on RocksDB removed by compaction, on "
+        + "the heap backend by the checkpoints' and incremental clean-up), and its next change is treated as a new key: "
+        + "an upsert goes to a new or small file group, so the table then holds the key twice, and a delete of it "
+        + "writes nothing. Only for streams whose keys are never changed after that long. 0: entries never expire. "
+        + "Tombstones expire by " + TOMBSTONE_RETENTION + ". Flink cannot restore the index with TTL switched on or "
+        + "off (0 to days or back; other day counts are fine): such a restore fails naming this option; start a new "
+        + "job instead, whose index bootstrap loads the keys."});
+    d.put(INDEX_PARTITION_REGEX, new String[] {".*", "FLINK_STATE index bootstrap (Hudi's option): load only the keys "
+        + "of partitions whose path matches this Java regular expression (whole path, e.g. '2026/12/.*'); changes of "
+        + "keys in other partitions are then treated as new keys. For tables whose older partitions are never changed."});
+    d.put(CHECKPOINTS_CLEAN_EARLIER_RUNS, new String[] {"true", "Once a job restored from a retained checkpoint "
+        + "(riverbed-write --restore, or Flink's execution.state-recovery.path) has completed a checkpoint of its own "
+        + "that refers to no file of the earlier run, the write coordinator deletes the earlier run's folder "
+        + "(<checkpoint dir>/<job id>) when it lies in the same checkpoint directory as the new run's. Never a "
+        + "savepoint or a folder outside that directory, never before that checkpoint completed (a failover before it "
+        + "restores from the earlier run). false: keep every run's checkpoints."});
     d.put(LEASE_ENABLED, new String[] {"true", "One writer per table: the job holds the table's writer lease "
         + "(.hoodie/.aux/riverbed/writer.lease, renewed by the write coordinator) from its recovery until its input "
         + "ended and the last commit is done; a second job on the same table fails at start with a "

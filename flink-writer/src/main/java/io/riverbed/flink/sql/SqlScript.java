@@ -67,7 +67,9 @@ public final class SqlScript {
 
   /**
    * A table environment on {@link StreamExecutionEnvironment#getExecutionEnvironment(Configuration)},
-   * in the runtime mode {@code conf} sets (streaming by default).
+   * in the runtime mode {@code conf} sets (streaming by default); with {@code state.backend.type=rocksdb}
+   * (here or by a later {@code SET}) the index's RocksDB settings left unset are added
+   * ({@link io.riverbed.flink.index.RocksDbIndexSettings}).
    *
    * @param maxRows rows a query prints at most before its job is cancelled
    */
@@ -76,6 +78,7 @@ public final class SqlScript {
   }
 
   private static TableEnvironment tableEnvironment(Configuration conf) {
+    io.riverbed.flink.index.RocksDbIndexSettings.apply(conf);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     boolean batch = conf.get(ExecutionOptions.RUNTIME_MODE) == RuntimeExecutionMode.BATCH;
     return StreamTableEnvironment.create(env, batch ? EnvironmentSettings.inBatchMode() : EnvironmentSettings.inStreamingMode());
@@ -117,6 +120,7 @@ public final class SqlScript {
         switchRuntimeMode(value);
       } else {
         tableEnv.getConfig().getConfiguration().setString(set.group(1), value);
+        io.riverbed.flink.index.RocksDbIndexSettings.apply(tableEnv.getConfig().getConfiguration());
       }
       return;
     }

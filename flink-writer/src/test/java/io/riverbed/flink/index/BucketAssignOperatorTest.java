@@ -10,7 +10,17 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.java.tuple.Tuple2;
+import org.apache.flink.contrib.streaming.state.EmbeddedRocksDBStateBackend;
+import org.apache.flink.runtime.state.StateBackend;
+import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.util.Collector;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
@@ -36,9 +46,15 @@ class BucketAssignOperatorTest {
 
   private final List<KeyedOneInputStreamOperatorTestHarness<String, RowData, RowData>> harnesses = new ArrayList<>();
 
+  private final List<KeyedOneInputStreamOperatorTestHarness<String, RowData, RowData>> harnessesOfOtherOperators =
+      new ArrayList<>();
+
   @AfterEach
   void close() throws Exception {
     for (var h : harnesses) {
+      h.close();
+    }
+    for (var h : harnessesOfOtherOperators) {
       h.close();
     }
   }
@@ -48,12 +64,21 @@ class BucketAssignOperatorTest {
 
   private KeyedOneInputStreamOperatorTestHarness<String, RowData, RowData> harness(boolean bootstrap,
       Map<String, String> extra, OperatorSubtaskState restoreFrom) throws Exception {
+    return harness(bootstrap, extra, restoreFrom, null);
+  }
+
+  /** @param backend the state backend; null: the harness's heap backend */
+  private KeyedOneInputStreamOperatorTestHarness<String, RowData, RowData> harness(boolean bootstrap,
+      Map<String, String> extra, OperatorSubtaskState restoreFrom, StateBackend backend) throws Exception {
     Map<String, String> conf = new LinkedHashMap<>(WriterFixtures.options(dir, "MERGE_ON_READ"));
     conf.putAll(extra);
     var options = FlinkWriteOptions.fromMap(conf);
     var operator = new BucketAssignOperator(options, bootstrap, WriterFixtures.ROW_TYPE);
     var h = new KeyedOneInputStreamOperatorTestHarness<>(operator, BY_KEY, Types.STRING);
     harnesses.add(h);
+    if (backend != null) {
+      h.setStateBackend(backend);
+    }
     h.setup(new RowDataSerializer(WriteEnvelope.rowType(WriterFixtures.ROW_TYPE)));
     if (restoreFrom != null) {
       h.initializeState(restoreFrom);
@@ -196,6 +221,116 @@ class BucketAssignOperatorTest {
     assertThat(out).hasSize(2);
     assertThat(out.get(0)).isEqualTo(new Routed(WriteEnvelope.UPSERT, "k1", PARIS, group));
     assertThat(out.get(1).op()).as("the tombstone survived the restore").isEqualTo(WriteEnvelope.STALE);
+  }
+
+  /** An upsert without ordering value (changes not ordered across commits). */
+  private static RowData unorderedUpsert(String key, int place) {
+    var change = new WriterFixtures.Change(key, key, 0, place, false, false);
+    return WriteEnvelope.of(WriteEnvelope.UPSERT, key, change.partition(), null, change.row(), null);
+  }
+
+  private static final long DAY = 86_400_000L;
+
+  @Test
+  void withIndexStateTtlAKeyNotWrittenForThatLongIsNewAgainAndEveryUpsertRestartsItsClock() throws Exception {
+    var h = harness(false, Map.of(FlinkWriteOptions.INDEX_STATE_TTL, "1"), null);
+    h.setStateTtlProcessingTime(0);
+    String group = process(h, unorderedUpsert("k1", 0)).get(0).fileGroup();
+    h.setStateTtlProcessingTime(DAY * 6 / 10);
+    assertThat(process(h, unorderedUpsert("k1", 0))).containsExactly(new Routed(WriteEnvelope.UPSERT, "k1", PARIS, group));
+    // 1.2 days after the insert, 0.6 after the last upsert: still known, so a move deletes it in Paris
+    h.setStateTtlProcessingTime(DAY * 12 / 10);
+    List<Routed> movedWhileKnown = process(h, unorderedUpsert("k1", 1));
+    assertThat(movedWhileKnown).hasSize(2);
+    assertThat(movedWhileKnown.get(0)).isEqualTo(new Routed(WriteEnvelope.DELETE, "k1", PARIS, group));
+
+    h.setStateTtlProcessingTime(DAY * 12 / 10 + DAY + 1);
+    List<Routed> movedWhenExpired = process(h, unorderedUpsert("k1", 0));
+
+    // expired: a move back to Paris is an insert there, no delete in Lyon -- the table now holds k1 twice
+    assertThat(movedWhenExpired).extracting(Routed::op, Routed::partition).containsExactly(
+        org.assertj.core.groups.Tuple.tuple(WriteEnvelope.UPSERT, PARIS));
+  }
+
+  @Test
+  void anExpiredKeysOlderChangeIsWrittenAsANewKeyNotDroppedAsStale() throws Exception {
+    var withTtl = harness(false, Map.of(FlinkWriteOptions.INDEX_STATE_TTL, "0.5"), null);
+    var withoutTtl = harness();
+    for (var h : List.of(withTtl, withoutTtl)) {
+      h.setStateTtlProcessingTime(0);
+      process(h, upsert("k1", 10, 0));
+      h.setStateTtlProcessingTime(DAY / 2 + 1);
+    }
+
+    assertThat(process(withTtl, upsert("k1", 5, 0))).extracting(Routed::op).containsExactly(WriteEnvelope.UPSERT);
+    assertThat(process(withoutTtl, upsert("k1", 5, 0))).as("index.state.ttl=0: never expires")
+        .extracting(Routed::op).containsExactly(WriteEnvelope.STALE);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"0", "1"})
+  void restoringTheIndexWithIndexStateTtlSwitchedOnOrOffFailsNamingTheOption(String before) throws Exception {
+    String after = before.equals("0") ? "1" : "0";
+    var h = harness(false, Map.of(FlinkWriteOptions.INDEX_STATE_TTL, before), null);
+    process(h, upsert("k1", 10, 0));
+    OperatorSubtaskState snapshot = h.snapshot(1, 1);
+
+    // Flink 1.20 cannot restore a state with TTL switched on or off (its serializer changes)
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> harness(false, Map.of(FlinkWriteOptions.INDEX_STATE_TTL, after), snapshot))
+        .hasStackTraceContaining(FlinkWriteOptions.INDEX_STATE_TTL + " was switched on or off");
+    var sameSetting = harness(false, Map.of(FlinkWriteOptions.INDEX_STATE_TTL, before.equals("0") ? "0" : "2"), snapshot);
+    assertThat(process(sameSetting, upsert("k1", 11, 0))).extracting(Routed::partition).containsExactly(PARIS);
+  }
+
+  /** Writes index state of the first layout: one {@code (partition, file id)} tuple per key. */
+  private static final class FirstLayoutIndex extends KeyedProcessFunction<String, RowData, RowData> {
+    private static final long serialVersionUID = 1L;
+    private transient ValueState<Tuple2<String, String>> locations;
+
+    @Override
+    public void open(org.apache.flink.api.common.functions.OpenContext context) {
+      locations = getRuntimeContext().getState(LegacyIndexLocations.descriptor());
+    }
+
+    @Override
+    public void processElement(RowData row, Context ctx, Collector<RowData> out) throws Exception {
+      locations.update(Tuple2.of(WriteEnvelope.partition(row), "first-layout-" + WriteEnvelope.key(row)));
+    }
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"heap", "rocksdb"})
+  void aCheckpointOfTheFirstIndexLayoutRestoresAndItsLocationsAreMovedToEntries(String backendName) throws Exception {
+    var first = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(new FirstLayoutIndex()), BY_KEY,
+        Types.STRING);
+    harnessesOfOtherOperators.add(first);
+    first.setStateBackend(backend(backendName));
+    first.setup(new RowDataSerializer(WriteEnvelope.rowType(WriterFixtures.ROW_TYPE)));
+    first.open();
+    first.processElement(upsert("k1", 10, 0), 0L);
+    first.processElement(upsert("k2", 10, 1), 0L);
+    OperatorSubtaskState firstLayout = first.snapshot(1, 1);
+
+    var restored = harness(false, Map.of(), firstLayout, backend(backendName));
+    List<Routed> out = process(restored, upsert("k1", 11, 0), upsert("k2", 11, 1), upsert("k3", 11, 0));
+    OperatorSubtaskState moved = restored.snapshot(2, 2);
+    var again = harness(false, Map.of(), moved, backend(backendName));
+    List<Routed> afterSecondRestore = process(again, upsert("k2", 12, 1));
+
+    assertThat(out.subList(0, 2)).containsExactly(
+        new Routed(WriteEnvelope.UPSERT, "k1", PARIS, "first-layout-k1"),
+        new Routed(WriteEnvelope.UPSERT, "k2", LYON, "first-layout-k2"));
+    assertThat(out.get(2).fileGroup()).as("a new key is packed").doesNotStartWith("first-layout-");
+    assertThat(afterSecondRestore).containsExactly(new Routed(WriteEnvelope.UPSERT, "k2", LYON, "first-layout-k2"));
+    try (var keys = again.getOperator().getKeyedStateBackend().getKeys(LegacyIndexLocations.STATE_NAME,
+        org.apache.flink.runtime.state.VoidNamespace.INSTANCE)) {
+      assertThat(keys.count()).as("the first layout's state is empty once moved").isZero();
+    }
+  }
+
+  private static StateBackend backend(String name) {
+    return name.equals("rocksdb") ? new EmbeddedRocksDBStateBackend() : new HashMapStateBackend();
   }
 
   private static RowData marker(int subtask, int parallelism, int keyGroups) throws Exception {

@@ -9,6 +9,7 @@ import static io.riverbed.flink.sink.WriterFixtures.table;
 import static io.riverbed.flink.sink.WriterFixtures.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.riverbed.flink.job.JobCheckpointFolders;
 import java.nio.file.Path;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -55,7 +56,20 @@ class ExactlyOnceJobTest {
     runWithFailures("COPY_ON_WRITE", 9);
   }
 
+  /** The same faults with the index on RocksDB with incremental checkpoints: each restart restores them. */
+  @Test
+  void failuresAtFourPointsLoseAndDuplicateNothingWithTheIndexOnIncrementalRocksDb() throws Exception {
+    runWithFailures("MERGE_ON_READ", 10,
+        WriterFixtures.rocksDb(JobCheckpointFolders.create("exactly-once-rocksdb"), java.util.Optional.empty()));
+  }
+
   private void runWithFailures(String type, long seed) throws Exception {
+    runWithFailures(type, seed, env -> { });
+  }
+
+  private void runWithFailures(String type, long seed,
+      java.util.function.Consumer<org.apache.flink.streaming.api.environment.StreamExecutionEnvironment> tune)
+      throws Exception {
     var stream = changes(seed, 20_000, 20, 0.30, 0.02, 0.01);
     var options = options(dir, type);
     options.put("write.batch.size", "0.2");
@@ -63,7 +77,7 @@ class ExactlyOnceJobTest {
     FaultInjection.arm(FaultInjection.WRITER_AFTER_FLUSH_BEFORE_BARRIER, 7);
     FaultInjection.arm(FaultInjection.COORDINATOR_AFTER_CHECKPOINT_BEFORE_COMMIT, 9);
     FaultInjection.arm(FaultInjection.COORDINATOR_DURING_COMMIT, 4);
-    write("failover-" + type, stream, options, 2, 20, 0);
+    write("failover-" + type + "-" + seed, stream, options, 2, 20, 0, tune);
     int fired = 0;
     for (String point : new String[] {FaultInjection.WRITER_DURING_FLUSH, FaultInjection.WRITER_AFTER_FLUSH_BEFORE_BARRIER,
         FaultInjection.COORDINATOR_AFTER_CHECKPOINT_BEFORE_COMMIT, FaultInjection.COORDINATOR_DURING_COMMIT}) {

@@ -2,6 +2,7 @@ package io.riverbed.flink.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.riverbed.flink.index.RocksDbIndexSettings;
 import io.riverbed.format.query.QuerySpec;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.testing.TableReads;
@@ -12,6 +13,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -19,6 +21,11 @@ import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.restartstrategy.RestartStrategies;
 import org.apache.flink.api.common.time.Time;
+import org.apache.flink.configuration.CheckpointingOptions;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.StateBackendOptions;
+import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.runtime.client.JobExecutionException;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
@@ -186,6 +193,25 @@ public final class WriterFixtures {
       env.setRestartStrategy(RestartStrategies.noRestart());
     }
     return env;
+  }
+
+  /**
+   * The state backend as a user picks RocksDB ({@code state.backend.type: rocksdb}), with the
+   * settings Riverbed adds ({@link RocksDbIndexSettings}); checkpoints
+   * retained in {@code checkpoints}, and the job restored from {@code restore} if given.
+   */
+  public static Consumer<StreamExecutionEnvironment> rocksDb(Path checkpoints, Optional<String> restore) {
+    return env -> {
+      var conf = new Configuration();
+      conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
+      RocksDbIndexSettings.apply(conf);
+      conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+      conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpoints.toUri().toString());
+      conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
+          ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
+      restore.ifPresent(path -> conf.set(StateRecoveryOptions.SAVEPOINT_PATH, path));
+      env.configure(conf);
+    };
   }
 
   /** Writes {@code chunks} with a job of {@code parallelism}, one chunk per checkpoint. */
