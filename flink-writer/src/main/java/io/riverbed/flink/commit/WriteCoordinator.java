@@ -4,9 +4,11 @@ import io.riverbed.flink.sink.FaultInjection;
 import io.riverbed.flink.sink.FlinkTables;
 import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.format.TableException;
+import io.riverbed.format.record.SchemaEvolution;
 import io.riverbed.format.service.AsyncTableServices;
 import io.riverbed.format.service.TableService;
 import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableSchemaResolver;
 import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.write.Rollback;
 import io.riverbed.format.write.WriterLease;
@@ -140,6 +142,7 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
   private final Context context;
   private final FlinkWriteOptions options;
   private final String schemaJson;
+  private final boolean addsColumns;
   private final WriteOperationType operationType;
   private final int parallelism;
 
@@ -193,6 +196,16 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
   private volatile boolean earlierRunCleaned;
 
   public WriteCoordinator(Context context, FlinkWriteOptions options, String schemaJson) {
+    this(context, options, schemaJson, false);
+  }
+
+  /**
+   * @param addsColumns the writers add columns for new fields of their input: each commit records
+   *     at least the table's latest schema (its columns beyond the job's are kept), widened by what the
+   *     writers report, and each instant's answer carries that schema to the writers
+   */
+  public WriteCoordinator(Context context, FlinkWriteOptions options, String schemaJson, boolean addsColumns) {
+    this.addsColumns = addsColumns;
     this.context = context;
     this.options = options;
     this.hiveSync = FlinkHiveSync.fromOptions(options);
@@ -329,7 +342,9 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
     run("instant request of subtask " + r.subtask(), () -> {
       Runnable answer = () -> {
         try {
-          response.complete(WriteMessages.instantResponse(instantFor(r)));
+          String instant = instantFor(r);
+          response.complete(addsColumns ? WriteMessages.instantResponse(instant, committer.schema().toString())
+              : WriteMessages.instantResponse(instant));
         } catch (RuntimeException e) {
           response.completeExceptionally(e);
           throw e;
@@ -628,7 +643,14 @@ public final class WriteCoordinator implements OperatorCoordinator, Coordination
 
   /** The committer of this writer lineage, with the lease check, the fault point and the post-commit actions. */
   private TableCommitter newCommitter() {
-    TableCommitter c = TableCommitter.of(table, writerId).operationType(operationType).schema(schema)
+    Schema commitSchema = schema;
+    if (addsColumns) {
+      Optional<Schema> committed = TableSchemaResolver.resolve(table, table.refreshTimeline());
+      if (committed.isPresent()) {
+        commitSchema = SchemaEvolution.union(committed.get(), schema, "the job's schema");
+      }
+    }
+    TableCommitter c = TableCommitter.of(table, writerId).operationType(operationType).schema(commitSchema)
         .bucketIndex(options.indexType() == FlinkWriteOptions.IndexType.BUCKET)
         .afterCommitPoint(() -> FaultInjection.check(FaultInjection.COORDINATOR_DURING_COMMIT));
     if (session != null) {

@@ -1,10 +1,15 @@
 package io.riverbed.flink.commit;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.List;
+import java.util.Optional;
+import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.runtime.operators.coordination.CoordinationRequest;
 import org.apache.flink.runtime.operators.coordination.CoordinationResponse;
 import org.apache.flink.runtime.operators.coordination.OperatorEvent;
 import org.apache.flink.streaming.api.operators.collect.CollectCoordinationResponse;
+import org.apache.flink.util.InstantiationUtil;
 
 /**
  * The messages of the writer ↔ coordinator protocol (see {@link WriteCoordinator}), and of the
@@ -83,11 +88,38 @@ public final class WriteMessages {
     return new CollectCoordinationResponse(instant, -1L, List.of());
   }
 
+  /**
+   * An {@link #instantResponse} that also carries the schema the instant's commit records at least
+   * (its JSON, in the response's one serialized result), for writers that add columns.
+   */
+  static CoordinationResponse instantResponse(String instant, String tableSchema) {
+    try {
+      return new CollectCoordinationResponse(instant, -1L,
+          List.of(InstantiationUtil.serializeToByteArray(StringSerializer.INSTANCE, tableSchema)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** The instant an {@link #instantResponse} carries. */
   public static String instantOf(CoordinationResponse response) {
+    return collectResponse(response).getVersion();
+  }
+
+  /** The table schema an {@link #instantResponse} carries, if any. */
+  public static Optional<String> tableSchemaOf(CoordinationResponse response) {
+    try {
+      List<String> results = collectResponse(response).getResults(StringSerializer.INSTANCE);
+      return results.isEmpty() ? Optional.empty() : Optional.of(results.get(0));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static CollectCoordinationResponse collectResponse(CoordinationResponse response) {
     if (!(response instanceof CollectCoordinationResponse r)) {
       throw new IllegalArgumentException("unexpected response to an instant request: " + response);
     }
-    return r.getVersion();
+    return r;
   }
 }

@@ -15,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.avro.Schema;
 
 /**
  * What one writer subtask wrote for one instant between two of its checkpoints: the core's
@@ -43,8 +44,14 @@ public record WriteResult(long checkpointId, CommitMessage message) implements S
   /** The result of {@code subtask}'s epoch that checkpoint {@code checkpointId} ended. */
   public static WriteResult of(int subtask, long checkpointId, String instant, List<WriteStat> stats, long staleRecords,
       KafkaOffsets kafkaOffsets) {
-    return new WriteResult(checkpointId,
-        new CommitMessage(subtask, instant, stats, staleRecords, Optional.ofNullable(kafkaOffsets)));
+    return of(subtask, checkpointId, instant, stats, staleRecords, kafkaOffsets, Optional.empty());
+  }
+
+  /** As above, of files written in {@code writtenSchema} (a writer that added columns), if given. */
+  public static WriteResult of(int subtask, long checkpointId, String instant, List<WriteStat> stats, long staleRecords,
+      KafkaOffsets kafkaOffsets, Optional<Schema> writtenSchema) {
+    return new WriteResult(checkpointId, new CommitMessage(subtask, instant, stats, staleRecords,
+        Optional.ofNullable(kafkaOffsets), writtenSchema));
   }
 
   /** The writer subtask that wrote the files. */

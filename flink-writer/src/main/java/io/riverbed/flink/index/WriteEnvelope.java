@@ -119,6 +119,11 @@ public final class WriteEnvelope {
     return envelope.isNullAt(FILE_GROUP) ? null : envelope.getString(FILE_GROUP).toString();
   }
 
+  /** Whether the row carries no user row (index, tombstone, stale and offsets rows; a delete may). */
+  public static boolean hasNoData(RowData envelope) {
+    return envelope.isNullAt(DATA);
+  }
+
   /** The user's row, of {@code dataArity} fields. */
   public static RowData data(RowData envelope, int dataArity) {
     return envelope.getRow(DATA, dataArity);

@@ -28,6 +28,17 @@ public interface TableSinkBuilder {
     return build(rows, rowType, options);
   }
 
+  /**
+   * As {@link #build(DataStream, Optional, RowType, Map)}, for rows that end with a new-fields
+   * column the writer adds to the table as columns ({@link RiverbedSink#withNewFields}).
+   *
+   * @throws UnsupportedOperationException if this writer does not add columns
+   */
+  default DataStreamSink<?> buildAddingNewFields(DataStream<RowData> rows, Optional<DataStream<String>> kafkaOffsets,
+      RowType rowType, Map<String, String> options) {
+    throw new UnsupportedOperationException("this table writer does not add columns for new fields");
+  }
+
   /** The Riverbed table writer: {@link RiverbedSink} (options read by {@code FlinkWriteOptions}). */
   static TableSinkBuilder tableWriter() {
     return new TableSinkBuilder() {
@@ -40,6 +51,12 @@ public interface TableSinkBuilder {
       public DataStreamSink<?> build(DataStream<RowData> rows, Optional<DataStream<String>> kafkaOffsets,
           RowType rowType, Map<String, String> options) {
         return RiverbedSink.forRowData(rowType, options).withKafkaOffsets(kafkaOffsets).sinkTo(rows);
+      }
+
+      @Override
+      public DataStreamSink<?> buildAddingNewFields(DataStream<RowData> rows,
+          Optional<DataStream<String>> kafkaOffsets, RowType rowType, Map<String, String> options) {
+        return RiverbedSink.forRowData(rowType, options).withKafkaOffsets(kafkaOffsets).withNewFields().sinkTo(rows);
       }
     };
   }

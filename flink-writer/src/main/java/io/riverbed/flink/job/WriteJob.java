@@ -3,6 +3,7 @@ package io.riverbed.flink.job;
 import io.riverbed.flink.index.RecordKeys;
 import io.riverbed.flink.sink.FlinkTables;
 import io.riverbed.flink.sink.FlinkWriteOptions;
+import io.riverbed.flink.sink.RiverbedSink;
 import io.riverbed.flink.source.AvroRowTypes;
 import io.riverbed.flink.source.BadRecordException;
 import io.riverbed.flink.source.JsonLineFiles;
@@ -11,7 +12,9 @@ import io.riverbed.flink.source.JsonLineToRow;
 import io.riverbed.flink.source.JsonRowConverter;
 import io.riverbed.flink.source.JsonSchemaInference;
 import io.riverbed.flink.source.KafkaOffsetsTracker;
+import io.riverbed.format.record.TableSchemas;
 import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableSchemaResolver;
 import io.riverbed.format.timeline.KafkaOffsets;
 import io.riverbed.flink.source.SourceLine;
 import io.riverbed.flink.sql.HudiConnectorOptions;
@@ -22,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.RuntimeExecutionMode;
@@ -109,9 +113,16 @@ public final class WriteJob {
     var options = new java.util.LinkedHashMap<>(config.tableOptions());
     options.put(HudiConnectorOptions.PATH.key(), toUri(config.table().path()));
     LOG.info("Write job {}: table options {}", jobName(config), SecretOptions.redact(options));
+    if (!config.input().addNewFields()) {
+      requireTableColumns(rowType, FlinkWriteOptions.fromMap(options));
+    }
     RecordKeys keys = RecordKeys.of(rowType, FlinkWriteOptions.fromMap(options)).resolve();
     Input input = input(config, env, rowType, keyCheck(keys), FlinkWriteOptions.fromMap(options));
-    sink.build(input.rows(), input.kafkaOffsets(), rowType, options);
+    if (config.input().addNewFields()) {
+      sink.buildAddingNewFields(input.rows(), input.kafkaOffsets(), rowType, options);
+    } else {
+      sink.build(input.rows(), input.kafkaOffsets(), rowType, options);
+    }
     return rowType;
   }
 
@@ -208,6 +219,29 @@ public final class WriteJob {
   }
 
   /**
+   * Fails naming them when the table has columns the job's schema lacks (as after a run with
+   * {@code --new-fields add}): the job would commit a schema without them, and readers would lose
+   * them from the table.
+   */
+  static void requireTableColumns(RowType rowType, FlinkWriteOptions tableOptions) {
+    var fs = FlinkTables.fileSystem(tableOptions);
+    var base = new org.apache.hadoop.fs.Path(tableOptions.path());
+    if (!Table.exists(fs, base)) {
+      return;
+    }
+    Table table = Table.open(fs, base);
+    List<String> missing = TableSchemaResolver.resolve(table, table.refreshTimeline())
+        .map(s -> TableSchemas.removeMetaFields(s).getFields().stream().map(Schema.Field::name)
+            .filter(name -> !rowType.getFieldNames().contains(name)).toList())
+        .orElse(List.of());
+    if (!missing.isEmpty()) {
+      throw new UsageException("table " + tableOptions.path() + " has columns " + missing + " the job's schema lacks "
+          + "(added by an earlier run with --new-fields add?); run with --new-fields add to keep them, or add them "
+          + "to --schema");
+    }
+  }
+
+  /**
    * The check of every converted row, where its source line is known: a row whose partition value
    * the core's partition path rule refuses is a bad record ({@code --on-bad-record} decides); a
    * row without a record key fails the job naming its line, under either policy.
@@ -258,9 +292,11 @@ public final class WriteJob {
       default -> throw new IllegalArgumentException("unknown source kind " + s.kind());
     }
     RowKind kind = config.table().isDelete() ? RowKind.DELETE : RowKind.INSERT;
+    boolean newFields = config.input().addNewFields();
+    JsonRowConverter converter = newFields ? JsonRowConverter.keepingNewFields(rowType) : JsonRowConverter.of(rowType);
+    RowType rowsType = newFields ? RiverbedSink.withNewFieldsColumn(rowType) : rowType;
     DataStream<RowData> rows = lines
-        .flatMap(new JsonLineToRow(JsonRowConverter.of(rowType), config.input().onBadRecord(), kind, check),
-            InternalTypeInfo.of(rowType))
+        .flatMap(new JsonLineToRow(converter, config.input().onBadRecord(), kind, check), InternalTypeInfo.of(rowsType))
         .name("json-to-row").uid("riverbed-json-to-row");
     return new Input(rows, kafkaOffsets);
   }

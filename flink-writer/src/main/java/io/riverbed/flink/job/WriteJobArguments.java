@@ -64,6 +64,10 @@ public final class WriteJobArguments {
         --on-bad-record fail|skip    a line that is not JSON or does not fit the schema fails
                                      the job naming its line (default), or is skipped, counted
                                      and logged
+        --new-fields ignore|add      top-level fields not in the schema are ignored (default),
+                                     or become new nullable columns of the table while the job
+                                     runs: typed from their first value, written from that
+                                     record on, in the table schema from the next commit
 
       Runtime:
         --checkpoint-interval D      commit interval, e.g. 10s, 500ms, 1min (default 10s)
@@ -90,7 +94,7 @@ public final class WriteJobArguments {
   private static final Set<String> VALUE_FLAGS = Set.of(
       "source", "input", "bootstrap-servers", "topic", "group-id", "starting-offsets",
       "table-path", "table-name", "table-type", "record-key", "precombine", "partition-path",
-      "operation", "set", "schema", "infer-sample", "on-bad-record", "checkpoint-interval",
+      "operation", "set", "schema", "infer-sample", "on-bad-record", "new-fields", "checkpoint-interval",
       "checkpoint-dir", "restore", "parallelism", "flink-conf");
   private static final Set<String> SWITCHES = Set.of("hive-style", "bounded", "help");
   private static final Set<String> REPEATABLE = Set.of("set", "flink-conf");
@@ -181,7 +185,8 @@ public final class WriteJobArguments {
     }
     int sample = f.containsKey("infer-sample") ? positiveInt("infer-sample", f.get("infer-sample")) : JsonSchemaInference.DEFAULT_SAMPLE;
     WriteJobConfig.Input input = new WriteJobConfig.Input(Optional.ofNullable(f.get("schema")), sample,
-        parse("on-bad-record", f.getOrDefault("on-bad-record", "fail"), BadRecordPolicy::parse));
+        parse("on-bad-record", f.getOrDefault("on-bad-record", "fail"), BadRecordPolicy::parse),
+        parse("new-fields", f.getOrDefault("new-fields", "ignore"), WriteJobArguments::addsNewFields));
 
     Duration interval = parse("checkpoint-interval", f.getOrDefault("checkpoint-interval", "10s"), TimeUtils::parseDuration);
     if (interval.isZero() || interval.isNegative()) {
@@ -196,6 +201,14 @@ public final class WriteJobArguments {
     return new WriteJobConfig(source, table, input, checkpoints, parallelism,
         keyValues("set", repeated.getOrDefault("set", List.of())),
         keyValues("flink-conf", repeated.getOrDefault("flink-conf", List.of())));
+  }
+
+  private static boolean addsNewFields(String value) {
+    return switch (value.toLowerCase(Locale.ROOT)) {
+      case "add" -> true;
+      case "ignore" -> false;
+      default -> throw new IllegalArgumentException("must be 'ignore' or 'add', got '" + value + "'");
+    };
   }
 
   private static String required(Map<String, String> f, String flag) {

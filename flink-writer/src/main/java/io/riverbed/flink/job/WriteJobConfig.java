@@ -48,8 +48,17 @@ public record WriteJobConfig(
     }
   }
 
-  /** How JSON text becomes rows: the schema file (absent: inferred), the bad-record policy. */
-  public record Input(Optional<String> schemaFile, int inferSample, BadRecordPolicy onBadRecord) {}
+  /**
+   * How JSON text becomes rows: the schema file (absent: inferred), the bad-record policy, and
+   * whether top-level fields beyond the schema become new columns of the table ({@code --new-fields
+   * add}) or are ignored.
+   */
+  public record Input(Optional<String> schemaFile, int inferSample, BadRecordPolicy onBadRecord, boolean addNewFields) {
+    /** Fields beyond the schema are ignored. */
+    public Input(Optional<String> schemaFile, int inferSample, BadRecordPolicy onBadRecord) {
+      this(schemaFile, inferSample, onBadRecord, false);
+    }
+  }
 
   /**
    * @param dir checkpoint directory (absent: checkpoints kept in memory, nothing to restore)

@@ -8,6 +8,7 @@ import io.riverbed.flink.index.ToRecordFunction;
 import io.riverbed.flink.index.WriteEnvelope;
 import io.riverbed.flink.write.RowTypeAvroConverter;
 import io.riverbed.flink.write.StreamWriteOperatorFactory;
+import java.util.ArrayList;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.Schema;
@@ -21,6 +22,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
 
 /**
  * The DataStream entry point of the writer: upserts (or inserts, or deletes) a stream of
@@ -47,9 +49,13 @@ import org.apache.flink.table.types.logical.RowType;
  * operators, serialized by Flink's {@code RowDataSerializer}.
  */
 public final class RiverbedSink {
+  /** The name of the new-fields column of {@link #withNewFields}'s input rows. */
+  public static final String NEW_FIELDS_COLUMN = "_rb_new_fields";
+
   private final RowType rowType;
   private final FlinkWriteOptions options;
   private Optional<DataStream<String>> kafkaOffsets = Optional.empty();
+  private boolean newFields;
 
   private RiverbedSink(RowType rowType, FlinkWriteOptions options) {
     this.rowType = rowType;
@@ -63,6 +69,32 @@ public final class RiverbedSink {
   public RiverbedSink withKafkaOffsets(Optional<DataStream<String>> offsets) {
     this.kafkaOffsets = offsets;
     return this;
+  }
+
+  /**
+   * Adds columns to the table, without stopping the job, for fields the input carries beyond the row
+   * type: each input row has one more field, last, of type STRING, holding the JSON object of those
+   * top-level fields (or null), as {@code JsonRowConverter.keepingNewFields} makes it. A field met
+   * for the first time becomes a nullable column (its type inferred from its value), written from
+   * that row on and recorded in the table schema by the next commit; rows written before read it as
+   * null. A column is widened from BIGINT to DOUBLE when a fraction arrives; any other value that does
+   * not fit its column fails the job naming the record key and field.
+   */
+  public RiverbedSink withNewFields() {
+    this.newFields = true;
+    return this;
+  }
+
+  /** The rows the sink takes: the row type, and with {@link #withNewFields} the new-fields column after it. */
+  public RowType inputType() {
+    return newFields ? withNewFieldsColumn(rowType) : rowType;
+  }
+
+  /** {@code rowType} with the new-fields column ({@value #NEW_FIELDS_COLUMN}, STRING) last: what {@link #withNewFields} takes. */
+  public static RowType withNewFieldsColumn(RowType rowType) {
+    var fields = new ArrayList<>(rowType.getFields());
+    fields.add(new RowType.RowField(NEW_FIELDS_COLUMN, new VarCharType(true, VarCharType.MAX_LENGTH)));
+    return new RowType(rowType.isNullable(), fields);
   }
 
   public static RiverbedSink forRowData(RowType rowType, Map<String, String> options) {
@@ -96,7 +128,8 @@ public final class RiverbedSink {
     Schema schema = avroSchema();
     FlinkTables.openOrCreate(options, schema);
     int defaultParallelism = env.getParallelism();
-    var envelopeType = WriteEnvelope.typeInfo(rowType);
+    RowType inputType = inputType();
+    var envelopeType = WriteEnvelope.typeInfo(inputType);
     String uidPrefix = "riverbed-" + options.tableName();
 
     SingleOutputStreamOperator<RowData> records = input
@@ -133,7 +166,7 @@ public final class RiverbedSink {
       SingleOutputStreamOperator<RowData> assigned = toAssign
           .keyBy(byKey, Types.STRING)
           .transform("riverbed: bucket-assigner [" + options.tableName() + "]", envelopeType,
-              new BucketAssignOperator(options, bootstrap, rowType))
+              new BucketAssignOperator(options, bootstrap, inputType))
           .uid(uidPrefix + "-bucket-assigner")
           .setParallelism(assignTasks);
       routed = assigned;
@@ -151,7 +184,7 @@ public final class RiverbedSink {
         .keyBy(new FileGroupSelector(), Types.STRING)
         .transform("riverbed: stream-writer [" + options.tableName() + "]",
             PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO,
-            new StreamWriteOperatorFactory(options, rowType, schema.toString()))
+            new StreamWriteOperatorFactory(options, inputType, schema.toString(), newFields))
         .uid(uidPrefix + "-stream-writer")
         .setParallelism(writeTasks);
     if (options.runsCompactionStage()) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.Serializable;
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -14,8 +15,10 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.Set;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.GenericArrayData;
 import org.apache.flink.table.data.GenericMapData;
@@ -36,7 +39,8 @@ import org.apache.flink.table.types.logical.RowType;
  * path ({@code customer.address.zip}).
  *
  * <p>Mapping: fields by name, JSON fields not in the row type are ignored, missing fields are
- * null (an error for NOT NULL fields). Integers from JSON integers or digit strings (range
+ * null (an error for NOT NULL fields); {@link #keepingNewFields} keeps the top-level ones.
+ * Integers from JSON integers or digit strings (range
  * checked); floating types from any number; decimals from numbers or strings (rounded half-up to
  * the scale; too many digits is an error); strings from any scalar (objects and arrays as their
  * JSON text); bytes from base64 strings; dates from {@code yyyy-MM-dd} or days since epoch; times
@@ -58,14 +62,26 @@ public final class JsonRowConverter implements Serializable {
 
   private final RowType rowType;
   private final ValueConverter rowConverter;
+  /** With {@link #keepingNewFields}: the row type's top-level names; else null. */
+  private final Set<String> knownFields;
 
-  private JsonRowConverter(RowType rowType) {
+  private JsonRowConverter(RowType rowType, boolean keepNewFields) {
     this.rowType = rowType;
     this.rowConverter = rowConverter(rowType, "");
+    this.knownFields = keepNewFields ? new HashSet<>(rowType.getFieldNames()) : null;
   }
 
   public static JsonRowConverter of(RowType rowType) {
-    return new JsonRowConverter(rowType);
+    return new JsonRowConverter(rowType, false);
+  }
+
+  /**
+   * A converter whose rows have one more field, last: the JSON object of the record's top-level
+   * fields that are not in {@code rowType} (its text, or null when there are none), for a writer
+   * that adds them to the table ({@code RiverbedSink#withNewFields}).
+   */
+  public static JsonRowConverter keepingNewFields(RowType rowType) {
+    return new JsonRowConverter(rowType, true);
   }
 
   public RowType rowType() {
@@ -84,7 +100,26 @@ public final class JsonRowConverter implements Serializable {
     if (node == null || !node.isObject()) {
       throw new BadRecordException("expected a JSON object, got " + describe(node));
     }
-    return (RowData) rowConverter.convert(node);
+    RowData row = (RowData) rowConverter.convert(node);
+    return knownFields == null ? row : withNewFields((GenericRowData) row, node);
+  }
+
+  private GenericRowData withNewFields(GenericRowData row, JsonNode record) {
+    ObjectNode newFields = null;
+    for (Iterator<Map.Entry<String, JsonNode>> it = record.fields(); it.hasNext(); ) {
+      Map.Entry<String, JsonNode> field = it.next();
+      if (!knownFields.contains(field.getKey())) {
+        newFields = newFields == null ? MAPPER.createObjectNode() : newFields;
+        newFields.set(field.getKey(), field.getValue());
+      }
+    }
+    int n = row.getArity();
+    GenericRowData out = new GenericRowData(row.getRowKind(), n + 1);
+    for (int i = 0; i < n; i++) {
+      out.setField(i, row.getField(i));
+    }
+    out.setField(n, newFields == null ? null : StringData.fromString(newFields.toString()));
+    return out;
   }
 
   private static ValueConverter rowConverter(RowType rowType, String prefix) {
@@ -303,7 +338,8 @@ public final class JsonRowConverter implements Serializable {
     return new BadRecordException(field + ": expected " + expected + ", got " + describe(node));
   }
 
-  static String describe(JsonNode node) {
+  /** A JSON value for an error message: its text, cut at 80 characters. */
+  public static String describe(JsonNode node) {
     if (node == null || node.isMissingNode()) {
       return "nothing";
     }

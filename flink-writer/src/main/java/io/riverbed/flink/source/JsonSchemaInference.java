@@ -9,6 +9,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Pattern;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.BigIntType;
@@ -99,6 +100,15 @@ public final class JsonSchemaInference {
           + " have no fields; pass --schema FILE.avsc");
     }
     return (RowType) toLogicalType(merged);
+  }
+
+  /**
+   * The type of a field first met with {@code value}, by this class's rule; empty when the value
+   * says nothing (null). Throws {@link BadRecordException} for a nested field name Avro cannot take.
+   */
+  public static Optional<LogicalType> typeOf(JsonNode value, String path) {
+    Shape shape = shapeOf(value, path);
+    return NULL.equals(shape) ? Optional.empty() : Optional.of(toLogicalType(shape));
   }
 
   private static Shape shapeOf(JsonNode node, String path) {

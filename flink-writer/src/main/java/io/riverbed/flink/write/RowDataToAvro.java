@@ -68,6 +68,14 @@ public final class RowDataToAvro implements Serializable {
     return record;
   }
 
+  /** Converts {@code row}'s fields into {@code target}'s fields from {@code firstPosition} on, in order. */
+  public void convertInto(RowData row, GenericRecord target, int firstPosition) {
+    for (int i = 0; i < getters.length; i++) {
+      Object v = getters[i].getFieldOrNull(row);
+      target.put(firstPosition + i, v == null ? null : converters[i].convert(v));
+    }
+  }
+
   /**
    * A record of the full schema with only the fields at {@code positions} converted (the others
    * null): enough for key generation without converting the whole row.

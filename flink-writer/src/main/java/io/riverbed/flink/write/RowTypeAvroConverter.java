@@ -12,12 +12,14 @@ import org.apache.flink.table.types.logical.LocalZonedTimestampType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.MapType;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.TimeType;
 import org.apache.flink.table.types.logical.TimestampType;
 
 /**
  * Maps a Flink row type to the Avro schema the table stores, as Hudi's Flink writer does:
  * nullable columns become {@code ["null", T]} with default null, timestamps of precision up to 3
- * become {@code timestamp-millis} and finer ones {@code timestamp-micros}, decimals are fixed.
+ * become {@code timestamp-millis} and finer ones {@code timestamp-micros}, TIME of precision up to 3
+ * {@code time-millis} (finer ones are refused), decimals are fixed.
  */
 public final class RowTypeAvroConverter {
   private RowTypeAvroConverter() {}
@@ -52,7 +54,13 @@ public final class RowTypeAvroConverter {
       case CHAR, VARCHAR -> Schema.create(Schema.Type.STRING);
       case BINARY, VARBINARY -> Schema.create(Schema.Type.BYTES);
       case DATE -> LogicalTypes.date().addToSchema(Schema.create(Schema.Type.INT));
-      case TIME_WITHOUT_TIME_ZONE -> LogicalTypes.timeMillis().addToSchema(Schema.create(Schema.Type.INT));
+      case TIME_WITHOUT_TIME_ZONE -> {
+        if (((TimeType) type).getPrecision() > 3) {
+          throw new TableException("column '" + fieldName + "' has type " + type + ": a Hudi table stores TIME in "
+              + "milliseconds (Avro time-millis), as Hudi's Flink writer does; declare it TIME(3) or less");
+        }
+        yield LogicalTypes.timeMillis().addToSchema(Schema.create(Schema.Type.INT));
+      }
       case TIMESTAMP_WITHOUT_TIME_ZONE -> timestamp(((TimestampType) type).getPrecision());
       case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> timestamp(((LocalZonedTimestampType) type).getPrecision());
       case DECIMAL -> {

@@ -8,10 +8,12 @@ import io.riverbed.flink.index.WriteEnvelope;
 import io.riverbed.flink.sink.FaultInjection;
 import io.riverbed.flink.sink.FlinkTables;
 import io.riverbed.flink.sink.FlinkWriteOptions;
+import io.riverbed.flink.source.BadRecordException;
 import io.riverbed.format.TableException;
 import io.riverbed.format.query.ReadSettings;
 import io.riverbed.format.record.OrderingValues;
 import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableSchemaResolver;
 import io.riverbed.format.timeline.KafkaOffsets;
 import io.riverbed.format.write.StoredKeyVersions;
 import io.riverbed.format.write.TableWriter;
@@ -20,6 +22,7 @@ import io.riverbed.format.write.WriteRecord;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
@@ -39,6 +42,8 @@ import org.apache.flink.table.data.binary.BinaryRowData;
 import org.apache.flink.table.runtime.typeutils.RowDataSerializer;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.SerializedValue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The stream writer, a thin operator over the core's {@link TableWriter}: keyed by file group, it
@@ -59,6 +64,7 @@ import org.apache.flink.util.SerializedValue;
 final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
     implements OneInputStreamOperator<RowData, byte[]>, BoundedOneInput {
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(StreamWriteOperator.class);
 
   static final String MAX_BUFFERED_ACCUMULATOR = "riverbed-writer-max-buffered-bytes";
   private static final Duration INSTANT_TIMEOUT = Duration.ofMinutes(10);
@@ -66,6 +72,8 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
   private final FlinkWriteOptions options;
   private final RowType dataType;
   private final String schemaJson;
+  /** The rows end with a new-fields column whose fields this writer adds as columns ({@link AddedColumns}). */
+  private final boolean addsColumns;
 
   private transient WriterMetrics metrics;
   private transient OperatorEventGateway eventGateway;
@@ -78,6 +86,8 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
   private transient Table table;
   private transient TableWriter<BinaryRowData> writer;
   private transient RowDataToAvro converter;
+  /** With {@link #addsColumns}: the columns added so far and the schema they make; else null. */
+  private transient AddedColumns addedColumns;
   private transient RowDataSerializer envelopeSerializer;
   private transient LongMaximum maxBufferedAccumulator;
   private transient String orderingField;
@@ -91,10 +101,11 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
   /** Whether this attempt has sent its coordinator's id downstream. */
   private transient boolean coordinatorAnnounced;
 
-  StreamWriteOperator(FlinkWriteOptions options, RowType dataType, String schemaJson) {
+  StreamWriteOperator(FlinkWriteOptions options, RowType dataType, String schemaJson, boolean addsColumns) {
     this.options = options;
     this.dataType = dataType;
     this.schemaJson = schemaJson;
+    this.addsColumns = addsColumns;
   }
 
   void setOperatorEventGateway(OperatorEventGateway gateway) {
@@ -119,7 +130,12 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
   public void open() throws Exception {
     super.open();
     Schema schema = new Schema.Parser().parse(schemaJson);
-    converter = RowDataToAvro.of(dataType, schema);
+    if (addsColumns) {
+      List<RowType.RowField> columns = dataType.getFields().subList(0, dataType.getFieldCount() - 1);
+      addedColumns = new AddedColumns(new RowType(dataType.isNullable(), columns), options.tableName());
+    } else {
+      converter = RowDataToAvro.of(dataType, schema);
+    }
     envelopeSerializer = new RowDataSerializer(WriteEnvelope.rowType(dataType));
     finalCheckpoint = -1;
     orderingField = options.precombineField();
@@ -138,6 +154,11 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
           options.tombstoneRetention()));
     }
     writer = builder.build(this::currentInstant, this::toWriteRecord);
+    if (addedColumns != null) {
+      // the columns the table has already, so the first rows of new fields are typed as committed
+      TableSchemaResolver.resolve(table, table.refreshTimeline()).filter(addedColumns::adopt)
+          .ifPresent(s -> writer.schema(addedColumns.schema()));
+    }
     maxBufferedAccumulator = new LongMaximum();
     getRuntimeContext().addAccumulator(MAX_BUFFERED_ACCUMULATOR, maxBufferedAccumulator);
     getMetricGroup().gauge("riverbedBufferedBytes", () -> writer.bufferedBytes());
@@ -159,14 +180,34 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
       staleInEpoch++;
       return;
     }
+    if (addedColumns != null && !WriteEnvelope.hasNoData(row)) {
+      addColumnsFor(row);
+    }
     BinaryRowData binary = row instanceof BinaryRowData b ? b.copy() : envelopeSerializer.toBinaryRow(row).copy();
     writer.write(WriteEnvelope.partition(binary), WriteEnvelope.fileGroup(binary), binary, binary.getSizeInBytes());
     maxBufferedAccumulator.add(writer.maxBufferedBytes());
   }
 
+  /** Widens the schema for {@code row}'s new fields before it is buffered, so every buffered row converts. */
+  private void addColumnsFor(RowData row) {
+    boolean changed;
+    try {
+      changed = addedColumns.observe(WriteEnvelope.data(row, dataType.getFieldCount()));
+    } catch (BadRecordException e) {
+      throw new BadRecordException("record key " + WriteEnvelope.key(row) + " of table " + options.path() + ": "
+          + e.getMessage());
+    }
+    if (changed) {
+      writer.schema(addedColumns.schema());
+      LOG.info("Writer task {} of table {} writes with the new schema {}",
+          getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), options.path(), addedColumns.schema());
+    }
+  }
+
   private WriteRecord toWriteRecord(BinaryRowData row, String partition) {
     String key = WriteEnvelope.key(row);
-    GenericRecord data = converter.convert(WriteEnvelope.data(row, dataType.getFieldCount()));
+    RowData fields = WriteEnvelope.data(row, dataType.getFieldCount());
+    GenericRecord data = addedColumns != null ? addedColumns.convert(fields) : converter.convert(fields);
     if (WriteEnvelope.op(row) == WriteEnvelope.DELETE) {
       Comparable<?> ordering = orderingField == null || data.get(orderingField) == null ? null
           : OrderingValues.ofLogRecord(data, orderingField, key);
@@ -187,6 +228,10 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
         var response = gateway.sendRequestToCoordinator(getOperatorID(), new SerializedValue<>(request))
             .get(INSTANT_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
         instant = WriteMessages.instantOf(response);
+        if (addedColumns != null) {
+          WriteMessages.tableSchemaOf(response).map(s -> new Schema.Parser().parse(s))
+              .filter(addedColumns::adopt).ifPresent(s -> writer.schema(addedColumns.schema()));
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new TableException("interrupted while asking for the instant of epoch " + epoch + " of table "
@@ -229,7 +274,8 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
       long stale = staleInEpoch + written.staleRecords();
       staleInEpoch = 0;
       WriteResult result = WriteResult.of(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask(), checkpointId,
-          instant, written.writeStats(), stale, kafkaOffsets);
+          instant, written.writeStats(), stale, kafkaOffsets,
+          addedColumns == null ? Optional.empty() : Optional.of(addedColumns.schema()));
       kafkaOffsets = null;
       unconfirmed.add(result);
       eventGateway.sendEventToCoordinator(new WriteMessages.Written(result));

@@ -23,17 +23,28 @@ public final class StreamWriteOperatorFactory extends AbstractStreamOperatorFact
   private final FlinkWriteOptions options;
   private final RowType dataType;
   private final String schemaJson;
+  private final boolean addsColumns;
 
   public StreamWriteOperatorFactory(FlinkWriteOptions options, RowType dataType, String schemaJson) {
+    this(options, dataType, schemaJson, false);
+  }
+
+  /**
+   * @param addsColumns the rows end with a new-fields column ({@code RiverbedSink#withNewFields}), not
+   *     part of {@code schemaJson}, whose fields the writers add to the table as columns
+   */
+  public StreamWriteOperatorFactory(FlinkWriteOptions options, RowType dataType, String schemaJson,
+      boolean addsColumns) {
     this.options = options;
     this.dataType = dataType;
     this.schemaJson = schemaJson;
+    this.addsColumns = addsColumns;
   }
 
   @Override
   @SuppressWarnings("unchecked")
   public <T extends StreamOperator<byte[]>> T createStreamOperator(StreamOperatorParameters<byte[]> parameters) {
-    StreamWriteOperator operator = new StreamWriteOperator(options, dataType, schemaJson);
+    StreamWriteOperator operator = new StreamWriteOperator(options, dataType, schemaJson, addsColumns);
     operator.setProcessingTimeService(parameters.getProcessingTimeService());
     operator.setup(parameters.getContainingTask(), parameters.getStreamConfig(), parameters.getOutput());
     OperatorID id = parameters.getStreamConfig().getOperatorID();
@@ -43,7 +54,7 @@ public final class StreamWriteOperatorFactory extends AbstractStreamOperatorFact
 
   @Override
   public OperatorCoordinator.Provider getCoordinatorProvider(String operatorName, OperatorID operatorId) {
-    return new Provider(operatorId, options, schemaJson);
+    return new Provider(operatorId, options, schemaJson, addsColumns);
   }
 
   @Override
@@ -57,11 +68,13 @@ public final class StreamWriteOperatorFactory extends AbstractStreamOperatorFact
     private final OperatorID operatorId;
     private final FlinkWriteOptions options;
     private final String schemaJson;
+    private final boolean addsColumns;
 
-    Provider(OperatorID operatorId, FlinkWriteOptions options, String schemaJson) {
+    Provider(OperatorID operatorId, FlinkWriteOptions options, String schemaJson, boolean addsColumns) {
       this.operatorId = operatorId;
       this.options = options;
       this.schemaJson = schemaJson;
+      this.addsColumns = addsColumns;
     }
 
     @Override
@@ -71,7 +84,7 @@ public final class StreamWriteOperatorFactory extends AbstractStreamOperatorFact
 
     @Override
     public OperatorCoordinator create(OperatorCoordinator.Context context) {
-      return new WriteCoordinator(context, options, schemaJson);
+      return new WriteCoordinator(context, options, schemaJson, addsColumns);
     }
   }
 }

@@ -44,11 +44,12 @@ class WriteJobArgumentsTest {
     WriteJobConfig c = parse("--source=kafka", "--bootstrap-servers", "127.0.0.1:9092", "--topic", "orders",
         "--group-id", "g1", "--starting-offsets", "earliest", "--bounded", "--schema", "orders.avsc",
         "--partition-path", "region, day", "--hive-style", "--operation", "insert", "--on-bad-record", "skip",
-        "--checkpoint-interval", "500ms", "--checkpoint-dir", "/ckp", "--parallelism", "2",
+        "--new-fields", "add", "--checkpoint-interval", "500ms", "--checkpoint-dir", "/ckp", "--parallelism", "2",
         "--set", "compaction.delta_commits=3", "--set", "write.tasks=1", "--flink-conf", "pipeline.max-parallelism=8");
     assertThat(c.source()).isEqualTo(new WriteJobConfig.Source(WriteJobConfig.SourceKind.KAFKA, null, "127.0.0.1:9092",
         "orders", "g1", StartingOffsets.EARLIEST, true));
     assertThat(c.table().partitionPath()).containsExactly("region", "day");
+    assertThat(c.input().addNewFields()).isTrue();
     assertThat(c.checkpoints().interval()).isEqualTo(Duration.ofMillis(500));
     assertThat(c.tableOptions())
         .containsEntry("path", "file:/lake/orders")
@@ -113,6 +114,9 @@ class WriteJobArgumentsTest {
         .hasMessageStartingWith("--checkpoint-interval:");
     assertThatThrownBy(() -> parse("--source", "file", "--input", "x", "--on-bad-record", "ignore"))
         .hasMessage("--on-bad-record: bad-record policy must be 'skip' or 'fail', got 'ignore'");
+    assertThatThrownBy(() -> parse("--source", "file", "--input", "x", "--new-fields", "merge"))
+        .hasMessage("--new-fields: must be 'ignore' or 'add', got 'merge'");
+    assertThat(parse("--source", "file", "--input", "x").input().addNewFields()).isFalse();
     assertThatThrownBy(() -> parse("--source", "file", "--input", "x", "--set", "novalue"))
         .hasMessage("--set takes key=value, got 'novalue'");
     assertThatThrownBy(() -> parse("--source", "file", "--input", "x", "--set", "hadoop.fs.s3a.secret.key:hunter2"))

@@ -1,6 +1,7 @@
 package io.riverbed.flink.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.riverbed.format.query.QuerySpec;
 import io.riverbed.format.table.Table;
@@ -131,5 +132,30 @@ public class WriteJobEndToEndTest {
     runJob(args(input, table, "COPY_ON_WRITE", "--on-bad-record", "skip", "--infer-sample", "1"));
     assertThat(snapshot(table)).containsExactlyEntriesOf(new TreeMap<>(Map.of(
         "o1", "10.0|1|region=eu", "o3", "3.0|2|region=eu")));
+  }
+
+  @Test
+  void withNewFieldsAddFieldsBeyondTheInferredSchemaBecomeColumnsAndEarlierRowsReadThemAsNull() throws Exception {
+    Path input = Files.writeString(dir.resolve("orders.jsonl"), """
+        {"id": "o1", "ts": 1, "amount": 10.0, "region": "eu"}
+        {"id": "o2", "ts": 1, "amount": 20.0, "region": "us", "coupon": "SPRING"}
+        {"id": "o3", "ts": 1, "amount": 30.0, "region": "eu", "coupon": null, "items": 3}
+        """);
+    Path table = dir.resolve("evolving");
+    runJob(args(input, table, "MERGE_ON_READ", "--infer-sample", "1", "--new-fields", "add"));
+    org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(table.toUri());
+    Table t = Table.open(base.getFileSystem(new Configuration()), base);
+    Map<String, String> rows = new TreeMap<>();
+    for (GenericRecord r : TableReads.read(t, QuerySpec.snapshot())) {
+      rows.put(r.get("id").toString(), r.get("amount") + "|" + r.get("coupon") + "|" + r.get("items"));
+    }
+    assertThat(rows).containsExactlyEntriesOf(new TreeMap<>(Map.of(
+        "o1", "10.0|null|null", "o2", "20.0|SPRING|null", "o3", "30.0|null|3")));
+
+    // a later run whose schema lacks the added columns would drop them from the table: refused before it starts
+    Path more = Files.writeString(dir.resolve("more.jsonl"), "{\"id\": \"o4\", \"ts\": 1, \"amount\": 1.0, \"region\": \"eu\"}\n");
+    assertThatThrownBy(() -> runJob(args(more, table, "MERGE_ON_READ", "--infer-sample", "1")))
+        .isInstanceOf(UsageException.class).hasMessageContaining("columns [coupon, items]")
+        .hasMessageContaining("--new-fields add");
   }
 }

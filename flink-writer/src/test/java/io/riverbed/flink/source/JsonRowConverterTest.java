@@ -50,6 +50,18 @@ class JsonRowConverterTest {
   }
 
   @Test
+  void keepingNewFieldsPutsTheTopLevelFieldsBeyondTheRowTypeIntoALastColumnAsJson() {
+    JsonRowConverter converter = JsonRowConverter.keepingNewFields(ORDERS);
+    RowData row = converter.convert("""
+        {"id": "o1", "qty": 2, "coupon": "C1", "customer": {"name": "Ann", "vip": true}, "extra": {"a": [1, null]}}""");
+    assertThat(row.getArity()).isEqualTo(ORDERS.getFieldCount() + 1);
+    assertThat(row.getInt(1)).isEqualTo(2);
+    assertThat(row.getString(ORDERS.getFieldCount()).toString())
+        .as("nested fields beyond a row column are not new columns").isEqualTo("{\"coupon\":\"C1\",\"extra\":{\"a\":[1,null]}}");
+    assertThat(converter.convert("{\"id\": \"o2\"}").isNullAt(ORDERS.getFieldCount())).isTrue();
+  }
+
+  @Test
   void missingAndNullFieldsAreNull() {
     RowData row = JsonRowConverter.of(ORDERS).convert("{\"id\": \"o1\", \"qty\": null}");
     assertThat(row.isNullAt(1)).isTrue();

@@ -80,4 +80,14 @@ class RowDataToAvroTest {
     RowType t = (RowType) DataTypes.ROW(DataTypes.FIELD("m", DataTypes.MAP(DataTypes.INT(), DataTypes.STRING()))).getLogicalType();
     assertThatThrownBy(() -> RowTypeAvroConverter.toAvroSchema(t, "x")).isInstanceOf(TableException.class).hasMessageContaining("'m'");
   }
+
+  @Test
+  void timeIsStoredInMillisecondsAndFinerTimeIsRefusedNamingTheColumn() {
+    RowType millis = (RowType) DataTypes.ROW(DataTypes.FIELD("t", DataTypes.TIME(3))).getLogicalType();
+    assertThat(RowTypeAvroConverter.toAvroSchema(millis, "x").getField("t").schema().getTypes().get(1).getLogicalType())
+        .isEqualTo(org.apache.avro.LogicalTypes.timeMillis());
+    RowType micros = (RowType) DataTypes.ROW(DataTypes.FIELD("t6", DataTypes.TIME(6))).getLogicalType();
+    assertThatThrownBy(() -> RowTypeAvroConverter.toAvroSchema(micros, "x")).isInstanceOf(TableException.class)
+        .hasMessageContaining("'t6'").hasMessageContaining("TIME(3)");
+  }
 }

@@ -70,6 +70,77 @@ public final class SchemaEvolution {
   }
 
   /**
+   * The schema holding both {@code current}'s and {@code written}'s columns: {@code current}'s in
+   * its order, each with the {@linkplain #unionType union} of its types in both, then
+   * {@code written}'s other columns, made nullable. For a commit of files written in several
+   * schemas: each file reads in the union by Avro's resolution (missing fields as null).
+   *
+   * @param what names the written schema's origin for the error (a task, an instant)
+   * @throws InvalidTableException naming a column whose types have no union
+   */
+  public static Schema union(Schema current, Schema written, String what) {
+    Schema table = TableSchemas.removeMetaFields(current);
+    Schema in = TableSchemas.removeMetaFields(written);
+    Schema out = unionRecord(table, in, what, "");
+    return out.equals(table) ? table : out;
+  }
+
+  /**
+   * The type that reads values of both {@code a} and {@code b} (a's nullability kept): either one
+   * when they are the same type or one promotes to the other; for records, a record of a's fields
+   * (each the union of both) then b's other fields made nullable; arrays and maps by their elements.
+   * Empty when there is none (a string and a number, a record and an array, ...).
+   */
+  public static Optional<Schema> unionType(Schema a, Schema b) {
+    try {
+      return Optional.of(unionType(a, b, "", ""));
+    } catch (InvalidTableException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static Schema unionType(Schema a, Schema b, String what, String path) {
+    Schema x = nonNull(a);
+    Schema y = nonNull(b);
+    if (x.getType() == Schema.Type.RECORD && y.getType() == Schema.Type.RECORD) {
+      return widened(a, unionRecord(x, y, what, path + "."));
+    }
+    if (x.getType() == Schema.Type.ARRAY && y.getType() == Schema.Type.ARRAY) {
+      return widened(a, Schema.createArray(unionType(x.getElementType(), y.getElementType(), what, path + "[]")));
+    }
+    if (x.getType() == Schema.Type.MAP && y.getType() == Schema.Type.MAP) {
+      return widened(a, Schema.createMap(unionType(x.getValueType(), y.getValueType(), what, path + "{}")));
+    }
+    if (sameType(x, y) || promotes(y, x)) {
+      return a;
+    }
+    if (promotes(x, y)) {
+      return widened(a, y);
+    }
+    throw new InvalidTableException("column '" + path + "' has type " + y + " in " + what + " but " + x
+        + " in the table schema; types may only be widened (int to long, float or double; long to float or double; "
+        + "float to double) and records by nullable fields");
+  }
+
+  private static Schema unionRecord(Schema table, Schema in, String what, String prefix) {
+    List<Schema.Field> fields = new ArrayList<>();
+    for (Schema.Field f : table.getFields()) {
+      Schema.Field given = in.getField(f.name());
+      Schema type = given == null ? f.schema() : unionType(f.schema(), given.schema(), what, prefix + f.name());
+      fields.add(new Schema.Field(f.name(), type, f.doc(), f.defaultVal()));
+    }
+    for (Schema.Field f : in.getFields()) {
+      if (table.getField(f.name()) == null) {
+        fields.add(new Schema.Field(f.name(), Schema.createUnion(Schema.create(Schema.Type.NULL), nonNull(f.schema())),
+            f.doc(), JsonProperties.NULL_VALUE));
+      }
+    }
+    Schema out = Schema.createRecord(table.getName(), table.getDoc(), table.getNamespace(), false);
+    out.setFields(fields);
+    return out;
+  }
+
+  /**
    * Whether values written in {@code from} read as {@code to} by Avro's schema resolution, which
    * parquet-avro, Spark's Parquet reader and Riverbed's log reader all apply: int to long, float or
    * double; long to float or double; float to double (plain types, nullability ignored).

@@ -50,7 +50,7 @@ import org.apache.hadoop.fs.Path;
  */
 final class FileGroupWriter {
   private final Table table;
-  private final Schema schema;
+  private Schema schema;
   private final WriteOptions writeOptions;
   private final int subtask;
   private final int parallelism;
@@ -111,6 +111,14 @@ final class FileGroupWriter {
     stats.clear();
     rolls.clear();
     intoBase.clear();
+  }
+
+  /** Writes the files that follow in {@code newSchema} (those written keep theirs). */
+  void schema(Schema newSchema) {
+    schema = newSchema;
+    if (context != null) {
+      context = context.withSchema(newSchema);
+    }
   }
 
   /** The stats of the instant's files; the instant is over for this task. */

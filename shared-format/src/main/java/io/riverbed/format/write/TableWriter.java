@@ -98,16 +98,26 @@ public final class TableWriter<R> {
     return buffers.maxBufferedBytes();
   }
 
+  /**
+   * Writes the files that follow in {@code schema}, which must read every row buffered so far (as
+   * when it adds nullable columns); files written before keep their schema. The engine calls it
+   * before buffering a row that needs it, or from its instant supplier.
+   */
+  public void schema(Schema schema) {
+    files.schema(Objects.requireNonNull(schema, "schema"));
+  }
+
   private void writeGroup(String partition, String fileGroup, List<R> rows) {
+    // the instant first: asking for it may change the schema the rows are converted to
+    if (instant == null) {
+      instant = Objects.requireNonNull(instants.get(), "instant");
+      files.startInstant(instant);
+    }
     List<WriteRecord> records = new ArrayList<>(rows.size());
     for (R row : rows) {
       records.add(converter.toWriteRecord(row, partition));
     }
     rows.clear();
-    if (instant == null) {
-      instant = Objects.requireNonNull(instants.get(), "instant");
-      files.startInstant(instant);
-    }
     files.write(instant, partition, fileGroup, records);
   }
 

@@ -27,11 +27,19 @@ public final class WriteTaskContext {
   private final Schema writerSchema;
   private final WriteOptions options;
   private final Markers markers;
-  private final AtomicLong sequence = new AtomicLong();
-  private final Set<String> partitionsMarked = ConcurrentHashMap.newKeySet();
+  private final AtomicLong sequence;
+  private final Set<String> partitionsMarked;
 
   private WriteTaskContext(Table table, String instantTime, int taskIndex, int parallelism, int attempt,
       Schema tableSchema, WriteOptions options) {
+    this(table, instantTime, taskIndex, parallelism, attempt, tableSchema, options, new AtomicLong(),
+        ConcurrentHashMap.newKeySet());
+  }
+
+  private WriteTaskContext(Table table, String instantTime, int taskIndex, int parallelism, int attempt,
+      Schema tableSchema, WriteOptions options, AtomicLong sequence, Set<String> partitionsMarked) {
+    this.sequence = sequence;
+    this.partitionsMarked = partitionsMarked;
     this.table = Objects.requireNonNull(table, "table");
     this.instantTime = Objects.requireNonNull(instantTime, "instantTime");
     this.taskIndex = taskIndex;
@@ -56,6 +64,15 @@ public final class WriteTaskContext {
   /** A single-task context (task 0 of 1, attempt 0): for tests and non-parallel writers. */
   public static WriteTaskContext single(Table table, String instantTime, Schema tableSchema) {
     return of(table, instantTime, 0, 1, 0, tableSchema, WriteOptions.defaults());
+  }
+
+  /**
+   * This context with another table schema, for the files the task writes next in the same instant
+   * (a task that added columns met in its input); sequence numbers and markers continue.
+   */
+  public WriteTaskContext withSchema(Schema tableSchema) {
+    return new WriteTaskContext(table, instantTime, taskIndex, parallelism, attempt, tableSchema, options, sequence,
+        partitionsMarked);
   }
 
   public Table table() {

@@ -59,4 +59,32 @@ class SchemaEvolutionTest {
         .isInstanceOf(InvalidTableException.class).hasMessageContaining("column 'id' has type \"long\"")
         .hasMessageContaining("may only be widened");
   }
+
+  @Test
+  void theUnionKeepsTheTablesColumnsInOrderAndAppendsTheWrittenOnesNullable() {
+    Schema written = SchemaBuilder.record("x").fields().requiredString("id").requiredLong("n").optionalString("note")
+        .endRecord();
+    Schema union = SchemaEvolution.union(TABLE, written, "task 1");
+    assertThat(union.getFields()).extracting(Schema.Field::name).containsExactly("id", "ts", "n", "note");
+    assertThat(union.getFullName()).isEqualTo("hoodie.t.t_record");
+    assertThat(union.getField("n").schema()).isEqualTo(SchemaBuilder.unionOf().nullType().and().longType().endUnion());
+    assertThat(union.getField("n").defaultVal()).isEqualTo(org.apache.avro.JsonProperties.NULL_VALUE);
+    // a written schema lacking table columns keeps them: files without a column read it as null
+    Schema narrower = SchemaBuilder.record("x").fields().requiredString("id").endRecord();
+    assertThat(SchemaEvolution.union(union, narrower, "task 2")).isEqualTo(union);
+  }
+
+  @Test
+  void theUnionWidensByPromotionEitherWayAndRefusesOtherTypeChangesNamingColumnAndOrigin() {
+    Schema doubles = SchemaBuilder.record("x").fields().requiredString("id").optionalDouble("ts").endRecord();
+    assertThat(SchemaEvolution.union(TABLE, doubles, "task 1").getField("ts").schema())
+        .isEqualTo(SchemaBuilder.unionOf().nullType().and().doubleType().endUnion());
+    Schema ints = SchemaBuilder.record("x").fields().requiredString("id").requiredInt("ts").endRecord();
+    assertThat(SchemaEvolution.union(TABLE, ints, "task 1").getField("ts").schema())
+        .isEqualTo(TableSchemas.removeMetaFields(TABLE).getField("ts").schema());
+    Schema strings = SchemaBuilder.record("x").fields().requiredString("id").optionalString("ts").endRecord();
+    assertThatThrownBy(() -> SchemaEvolution.union(TABLE, strings, "the files task 3 wrote"))
+        .isInstanceOf(InvalidTableException.class)
+        .hasMessageContaining("column 'ts' has type \"string\" in the files task 3 wrote but \"long\"");
+  }
 }

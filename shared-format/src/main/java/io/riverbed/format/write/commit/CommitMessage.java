@@ -16,6 +16,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.avro.Schema;
 
 /**
  * What one write task wrote for one instant: the stats of its files, and what the task adds to the
@@ -28,20 +29,32 @@ import java.util.Optional;
  * @param writeStats one stat per file written (Hudi's {@code HoodieWriteStat})
  * @param staleRecords changes dropped because their key's stored write or delete was newer
  * @param kafkaOffsets the Kafka offsets consumed up to the point this message was made, if the task knows them
+ * @param writtenSchema the schema (no meta fields) the task wrote its files in, when it may differ from the
+ *     committer's: a task that added columns met in its input; the commit records the union
+ *     ({@link io.riverbed.format.record.SchemaEvolution#union})
  */
 public record CommitMessage(int taskId, String instantTime, List<WriteStat> writeStats, long staleRecords,
-    Optional<KafkaOffsets> kafkaOffsets) implements Serializable {
+    Optional<KafkaOffsets> kafkaOffsets, Optional<Schema> writtenSchema) implements Serializable {
 
   /** The first byte of {@link #toBytes()}: the version of the layout. */
-  static final byte FORMAT_VERSION = 1;
+  static final byte FORMAT_VERSION = 2;
+  /** The layout before the written schema, still read from older checkpoints. */
+  private static final byte FORMAT_VERSION_1 = 1;
 
   public CommitMessage {
     Objects.requireNonNull(instantTime, "instantTime");
     writeStats = List.copyOf(writeStats);
     kafkaOffsets = Objects.requireNonNullElse(kafkaOffsets, Optional.empty());
+    writtenSchema = Objects.requireNonNullElse(writtenSchema, Optional.empty());
     if (staleRecords < 0) {
       throw new IllegalArgumentException("staleRecords < 0: " + staleRecords);
     }
+  }
+
+  /** A message of files written in the committer's schema. */
+  public CommitMessage(int taskId, String instantTime, List<WriteStat> writeStats, long staleRecords,
+      Optional<KafkaOffsets> kafkaOffsets) {
+    this(taskId, instantTime, writeStats, staleRecords, kafkaOffsets, Optional.empty());
   }
 
   /** A message without stale records or Kafka offsets. */
@@ -50,10 +63,11 @@ public record CommitMessage(int taskId, String instantTime, List<WriteStat> writ
   }
 
   /**
-   * The message as bytes, big-endian: {@code byte} version (1), {@code int} task id, string instant
+   * The message as bytes, big-endian: {@code byte} version (2), {@code int} task id, string instant
    * time, {@code long} stale records, string Kafka offsets ({@link KafkaOffsets#format()}, empty
-   * when absent), then the write stats as {@code HoodieCommitMetadata} JSON (the format's own field
-   * names); each string and the JSON as an {@code int} byte length and UTF-8 bytes.
+   * when absent), the write stats as {@code HoodieCommitMetadata} JSON (the format's own field
+   * names), then the written schema's JSON (empty when absent); each string and the JSON as an
+   * {@code int} byte length and UTF-8 bytes. Version 1 ended after the write stats.
    */
   public byte[] toBytes() {
     var bytes = new ByteArrayOutputStream();
@@ -66,6 +80,7 @@ public record CommitMessage(int taskId, String instantTime, List<WriteStat> writ
       byte[] json = CommitMetadata.builder(WriteOperationType.UNKNOWN).addWriteStats(writeStats).build().toJsonBytes();
       out.writeInt(json.length);
       out.write(json);
+      writeString(out, writtenSchema.map(Schema::toString).orElse(""));
     } catch (IOException e) {
       throw new TableException("cannot serialize the commit message of task " + taskId + " for instant " + instantTime, e);
     }
@@ -80,9 +95,9 @@ public record CommitMessage(int taskId, String instantTime, List<WriteStat> writ
   public static CommitMessage fromBytes(byte[] bytes) {
     try (var in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       byte version = in.readByte();
-      if (version != FORMAT_VERSION) {
+      if (version != FORMAT_VERSION && version != FORMAT_VERSION_1) {
         throw new TableException("commit message format version " + version + " is not supported (expected "
-            + FORMAT_VERSION + ")");
+            + FORMAT_VERSION_1 + " or " + FORMAT_VERSION + ")");
       }
       int taskId = in.readInt();
       String instant = readString(in);
@@ -90,6 +105,7 @@ public record CommitMessage(int taskId, String instantTime, List<WriteStat> writ
       String offsets = readString(in);
       byte[] json = new byte[in.readInt()];
       in.readFully(json);
+      String schema = version == FORMAT_VERSION_1 ? "" : readString(in);
       if (in.read() != -1) {
         throw new TableException("commit message of task " + taskId + " for instant " + instant
             + " has bytes after its end");
@@ -97,7 +113,8 @@ public record CommitMessage(int taskId, String instantTime, List<WriteStat> writ
       List<WriteStat> stats = CommitMetadata.fromJson(json, "commit message of task " + taskId + " for instant "
           + instant).writeStats();
       return new CommitMessage(taskId, instant, stats, stale,
-          offsets.isEmpty() ? Optional.empty() : Optional.of(KafkaOffsets.parse(offsets)));
+          offsets.isEmpty() ? Optional.empty() : Optional.of(KafkaOffsets.parse(offsets)),
+          schema.isEmpty() ? Optional.empty() : Optional.of(new Schema.Parser().parse(schema)));
     } catch (IOException e) {
       throw new TableException("cannot read a commit message of " + bytes.length + " bytes: it is truncated", e);
     }

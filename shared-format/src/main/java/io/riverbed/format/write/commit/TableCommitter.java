@@ -2,6 +2,7 @@ package io.riverbed.format.write.commit;
 
 import io.riverbed.format.TableException;
 import io.riverbed.format.file.FileGroupId;
+import io.riverbed.format.record.SchemaEvolution;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableConfigFile;
@@ -136,10 +137,19 @@ public final class TableCommitter {
     return this;
   }
 
-  /** The table schema (meta fields are removed) recorded in each commit. Required. */
+  /**
+   * The table schema (meta fields are removed) recorded in each commit. Required. A commit whose
+   * messages carry {@linkplain CommitMessage#writtenSchema written schemas} records the union of
+   * this and them, which then stays this committer's schema for its later commits.
+   */
   public TableCommitter schema(Schema tableSchema) {
     this.schema = Objects.requireNonNull(tableSchema);
     return this;
+  }
+
+  /** The schema the next commit records at least (see {@link #schema(Schema)}). */
+  public Schema schema() {
+    return schema;
   }
 
   /** Adds an action run after each commit this committer makes, after those added before. */
@@ -319,7 +329,12 @@ public final class TableCommitter {
     Set<FileGroupId> touched = new LinkedHashSet<>();
     long stale = 0;
     Optional<KafkaOffsets> offsets = committedOffsets(timeline);
+    Schema commitSchema = schema;
     for (CommitMessage m : committable.messages()) {
+      if (m.writtenSchema().isPresent()) {
+        commitSchema = SchemaEvolution.union(commitSchema, m.writtenSchema().get(),
+            "the files task " + m.taskId() + " wrote for instant " + time + " of table " + table.basePath());
+      }
       stats.addAll(m.writeStats());
       m.writeStats().forEach(s -> touched.add(new FileGroupId(s.partitionPath(), s.fileId())));
       stale += m.staleRecords();
@@ -348,8 +363,9 @@ public final class TableCommitter {
     WriteTransaction tx = WriteTransaction.resume(table, time, operationType);
     tx.addWriteStats(stats);
     replacedFileIds.forEach(tx::addReplacedFileIds);
-    CommitMetadata metadata = tx.commit(schema, extra);
+    CommitMetadata metadata = tx.commit(commitSchema, extra);
     committedOffsets = offsets;
+    schema = commitSchema;
     return Optional.of(new Committed(instant.get().withState(State.COMPLETED), metadata));
   }
 

@@ -71,6 +71,14 @@ class TableCommitterTest {
       .requiredLong("ts")
       .requiredString("dt")
       .endRecord();
+  /** The schema with one more nullable column, as a task that added it writes. */
+  private static final Schema WIDER = SchemaBuilder.record("orders_record").namespace("hoodie.orders").fields()
+      .requiredString("id")
+      .optionalString("name")
+      .requiredLong("ts")
+      .requiredString("dt")
+      .optionalString("coupon")
+      .endRecord();
   private static final String DT = "2024-01-01";
   private static final FileGroupId G1 = new FileGroupId(DT, "11111111-0000-0000-0000-000000000001-0");
   private static final FileGroupId G2 = new FileGroupId(DT, "22222222-0000-0000-0000-000000000002-0");
@@ -497,13 +505,65 @@ class TableCommitterTest {
     try (var in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
       assertThat(in.readObject()).isEqualTo(message);
     }
+    CommitMessage withSchema = new CommitMessage(3, instant, message.writeStats(), 0, Optional.empty(),
+        Optional.of(WIDER));
+    assertThat(CommitMessage.fromBytes(withSchema.toBytes())).isEqualTo(withSchema);
     byte[] future = message.toBytes();
-    future[0] = 2;
+    future[0] = 3;
     assertThatThrownBy(() -> CommitMessage.fromBytes(future)).isInstanceOf(TableException.class)
-        .hasMessageContaining("version 2");
+        .hasMessageContaining("version 3");
+  }
+
+  @Test
+  void aMessageOfTheFirstByteFormWithoutAWrittenSchemaIsStillRead() {
+    String instant = committer("writer-a").begin();
+    CommitMessage message = new CommitMessage(3, instant, append(instant, 3, G1, "k1").writeStats(), 7,
+        Optional.of(new KafkaOffsets("orders", Map.of(2, 99L))));
+    byte[] current = message.toBytes();
+    // version 1 ended after the stats: drop the written schema's (empty) string, an int length of 0
+    byte[] first = java.util.Arrays.copyOf(current, current.length - 4);
+    first[0] = 1;
+    assertThat(CommitMessage.fromBytes(first)).isEqualTo(message);
+  }
+
+  // ---------------------------------------------------------------- columns added by tasks
+
+  @Test
+  void aCommitRecordsTheUnionOfTheSchemasItsTasksWroteInAndKeepsItForTheNextCommit() {
+    TableCommitter committer = committer("writer-a");
+    String first = committer.begin();
+    Schema otherNew = SchemaBuilder.record("orders_record").namespace("hoodie.orders").fields()
+        .requiredString("id").optionalString("name").requiredLong("ts").requiredString("dt")
+        .optionalBoolean("vip").endRecord();
+    committer.commit(Committable.of(1, first, List.of(
+        new CommitMessage(0, first, append(first, 0, G1, "k1").writeStats(), 0, Optional.empty(), Optional.of(WIDER)),
+        new CommitMessage(1, first, append(first, 1, G2, "k2").writeStats(), 0, Optional.empty(),
+            Optional.of(otherNew)))));
+    assertThat(schemaOf(first).getFields()).extracting(Schema.Field::name)
+        .containsExactly("id", "name", "ts", "dt", "coupon", "vip");
+
+    String second = committer.begin();
+    committer.commit(Committable.of(2, second, List.of(append(second, 0, G1, "k3"))));
+    assertThat(schemaOf(second)).isEqualTo(schemaOf(first));
+  }
+
+  @Test
+  void aTasksSchemaThatConflictsWithTheTablesFailsTheCommitNamingColumnTaskAndInstant() {
+    TableCommitter committer = committer("writer-a");
+    String instant = committer.begin();
+    Schema stringTs = SchemaBuilder.record("orders_record").namespace("hoodie.orders").fields()
+        .requiredString("id").optionalString("name").requiredString("ts").requiredString("dt").endRecord();
+    assertThatThrownBy(() -> committer.commit(Committable.of(1, instant, List.of(new CommitMessage(2, instant,
+        append(instant, 2, G1, "k1").writeStats(), 0, Optional.empty(), Optional.of(stringTs))))))
+        .hasMessageContaining("column 'ts'").hasMessageContaining("task 2").hasMessageContaining(instant);
+    assertThat(completedWrites()).isEmpty();
   }
 
   // ---------------------------------------------------------------- helpers
+
+  private Schema schemaOf(String instant) {
+    return new Schema.Parser().parse(metadata(instant).schema().orElseThrow());
+  }
 
   private TableCommitter committer(String writerId) {
     return TableCommitter.of(table, writerId).schema(SCHEMA);
