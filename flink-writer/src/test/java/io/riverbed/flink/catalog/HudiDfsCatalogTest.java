@@ -1,7 +1,7 @@
 package io.riverbed.flink.catalog;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static io.riverbed.flink.catalog.CatalogSessions.rows;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;

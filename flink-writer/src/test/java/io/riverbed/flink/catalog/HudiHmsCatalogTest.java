@@ -1,12 +1,13 @@
 package io.riverbed.flink.catalog;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static io.riverbed.flink.catalog.CatalogSessions.rows;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.riverbed.hive.testing.MetastoreExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.table.api.TableEnvironment;
@@ -15,6 +16,8 @@ import org.apache.flink.table.catalog.ObjectPath;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
 import org.apache.hadoop.hive.metastore.api.FieldSchema;
+import org.apache.hadoop.hive.metastore.api.SerDeInfo;
+import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -115,6 +118,11 @@ class HudiHmsCatalogTest {
         .containsEntry("hive_sync.db", "ods").containsEntry("hive_sync.table", "trips")
         .doesNotContainKeys("spark.sql.sources.provider", "EXTERNAL", "last_commit_time_sync", "transient_lastDdlTime");
 
+    assertThat(rows(later, "SELECT id, ts, fare, city FROM ods.trips_rt"))
+        .containsExactlyInAnyOrder("+I[a, 2, 11.00, paris]", "+I[b, 1, 7.25, rome]");
+    assertThat(later.getCatalog("lake").orElseThrow().getTable(new ObjectPath("ods", "trips_ro")).getOptions())
+        .containsEntry("hoodie.datasource.query.type", "read_optimized").containsEntry("path", "file:" + tableDir);
+
     later.executeSql("ALTER TABLE ods.trips SET ('compaction.delta_commits' = '2')");
     assertThat(hms.getTable("ods", "trips").getParameters()).containsEntry("compaction.delta_commits", "2")
         .containsEntry("precombine.field", "ts").containsEntry("spark.sql.sources.provider", "hudi")
@@ -158,6 +166,22 @@ class HudiHmsCatalogTest {
     tEnv.executeSql("DROP TABLE events");
     assertThat(hms.tableExists("default", "events")).isFalse();
     assertThat(location.resolve(".hoodie/hoodie.properties")).exists();
+
+    Table hiveOnly = new Table();
+    hiveOnly.setDbName("default");
+    hiveOnly.setTableName("plain_hive");
+    StorageDescriptor sd = new StorageDescriptor();
+    sd.setCols(List.of(new FieldSchema("x", "int", null)));
+    sd.setLocation(root.resolve("plain").toUri().toString());
+    sd.setInputFormat("org.apache.hadoop.mapred.TextInputFormat");
+    sd.setOutputFormat("org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat");
+    sd.setSerdeInfo(new SerDeInfo(null, "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe", new HashMap<>()));
+    hiveOnly.setSd(sd);
+    hiveOnly.setPartitionKeys(List.of());
+    hiveOnly.setParameters(new HashMap<>());
+    hms.createTable(hiveOnly);
+    assertThatThrownBy(() -> tEnv.executeSql("SELECT * FROM plain_hive"))
+        .hasStackTraceContaining("catalog lake: default.plain_hive is not a Hudi table");
 
     assertThatThrownBy(() -> tEnv.executeSql("CREATE TABLE t (id STRING) WITH ('connector' = 'datagen')"))
         .hasStackTraceContaining("catalog lake: default.t: the hudi catalog holds 'connector' = 'hudi' tables only");
