@@ -1,6 +1,7 @@
 package io.riverbed.flink.catalog;
 
 import io.riverbed.flink.commit.FlinkHiveSync;
+import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.flink.sql.HudiConnectorOptions;
 import io.riverbed.format.TableException;
 import io.riverbed.format.table.Table;
@@ -8,6 +9,7 @@ import io.riverbed.hive.MetastoreClient;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.flink.table.catalog.CatalogBaseTable;
 import org.apache.flink.table.catalog.CatalogDatabase;
@@ -179,6 +181,7 @@ public final class HudiHmsCatalog extends TablesOnlyCatalog {
       location = new Path(new Path(hiveDatabase.getLocationUri()), tablePath.getObjectName()).toString();
     }
     Map<String, String> given = tables.givenOptions(tablePath, ddl.getOptions());
+    refuseInconsistentKeys(tablePath, ddl, given);
     String basePath = tables.create(tablePath, ddl, given, location).path();
     Table hudiTable = Table.open(tables.fileSystem(basePath), new Path(basePath));
     var entry = call("register " + tablePath.getFullName(), () -> HiveTableEntry.of(database, tablePath.getObjectName(),
@@ -229,6 +232,26 @@ public final class HudiHmsCatalog extends TablesOnlyCatalog {
         FlinkHiveSync.SUPPORT_TIMESTAMP, "true",
         FlinkHiveSync.DB, tablePath.getDatabaseName(),
         FlinkHiveSync.TABLE, tablePath.getObjectName());
+  }
+
+  /**
+   * As Hudi's catalog: a PRIMARY KEY and a record key option, or PARTITIONED BY and a partition path
+   * option, that name different columns are refused (the connector alone lets the DDL's clause win).
+   */
+  private void refuseInconsistentKeys(ObjectPath tablePath, ResolvedCatalogTable ddl, Map<String, String> given) {
+    var pk = ddl.getResolvedSchema().getPrimaryKey();
+    String recordKey = given.get(FlinkWriteOptions.RECORD_KEY_FIELD);
+    if (pk.isPresent() && recordKey != null
+        && !Set.copyOf(TableDefinition.columnList(recordKey)).equals(Set.copyOf(pk.get().getColumns()))) {
+      throw new CatalogException(tables.name(tablePath) + ": PRIMARY KEY " + pk.get().getColumns() + " and option '"
+          + FlinkWriteOptions.RECORD_KEY_FIELD + "' = '" + recordKey + "' name different columns");
+    }
+    String partitionPath = given.get(FlinkWriteOptions.PARTITION_PATH_FIELD);
+    if (ddl.isPartitioned() && partitionPath != null
+        && !Set.copyOf(TableDefinition.columnList(partitionPath)).equals(Set.copyOf(ddl.getPartitionKeys()))) {
+      throw new CatalogException(tables.name(tablePath) + ": PARTITIONED BY " + ddl.getPartitionKeys() + " and option '"
+          + FlinkWriteOptions.PARTITION_PATH_FIELD + "' = '" + partitionPath + "' name different columns");
+    }
   }
 
   /** The metastore entry of a Hudi table; another kind of table is refused naming it. */

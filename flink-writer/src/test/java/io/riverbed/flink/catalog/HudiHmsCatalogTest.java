@@ -185,6 +185,10 @@ class HudiHmsCatalogTest {
 
     assertThatThrownBy(() -> tEnv.executeSql("CREATE TABLE t (id STRING) WITH ('connector' = 'datagen')"))
         .hasStackTraceContaining("catalog lake: default.t: the hudi catalog holds 'connector' = 'hudi' tables only");
+    assertThatThrownBy(() -> tEnv.executeSql("CREATE TABLE t (id STRING, name STRING, PRIMARY KEY (id) NOT ENFORCED) "
+        + "WITH ('hoodie.datasource.write.recordkey.field' = 'name')"))
+        .hasStackTraceContaining("catalog lake: default.t: PRIMARY KEY [id] and option "
+            + "'hoodie.datasource.write.recordkey.field' = 'name' name different columns");
     assertThat(hms.tableExists("default", "t")).isFalse();
     TableEnvironment plain = byUri();
     assertThatThrownBy(() -> plain.executeSql("CREATE CATALOG h WITH ('type' = 'hudi', 'mode' = 'hms')"))
