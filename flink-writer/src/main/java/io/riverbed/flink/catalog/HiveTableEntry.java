@@ -152,7 +152,8 @@ final class HiveTableEntry {
         options.partitionFields(table.config()), options);
   }
 
-  private static boolean isFlinkTable(org.apache.hadoop.hive.metastore.api.Table entry) {
+  /** Whether a Flink catalog created {@code entry} ({@code connector=hudi} among its parameters). */
+  static boolean isFlinkTable(org.apache.hadoop.hive.metastore.api.Table entry) {
     return HudiTableFactory.IDENTIFIER.equalsIgnoreCase(parameters(entry).get(FactoryUtil.CONNECTOR.key()));
   }
 

@@ -159,7 +159,9 @@ public final class HudiHmsCatalog extends TablesOnlyCatalog {
     Table table = Table.open(tables.fileSystem(location), new Path(location));
     TableDefinition definition = HiveTableEntry.definition(entry, table.config());
     Map<String, String> options = new HashMap<>(definition.options());
-    hiveSyncOptions(tablePath).forEach(options::putIfAbsent);
+    // a table registered by Spark or by a sync (<t>_ro, <t>_rt) syncs under its Hudi name, as its writers sync it
+    String syncName = HiveTableEntry.isFlinkTable(entry) ? tablePath.getObjectName() : table.config().name();
+    hiveSyncOptions(tablePath.getDatabaseName(), syncName).forEach(options::putIfAbsent);
     return tables.catalogTable(tablePath, location, definition.withOptions(options));
   }
 
@@ -192,6 +194,10 @@ public final class HudiHmsCatalog extends TablesOnlyCatalog {
   @Override
   void changeTable(ObjectPath tablePath, CatalogBaseTable newTable) throws TableNotExistException {
     var entry = hudiEntry(tablePath);
+    if (!HiveTableEntry.isFlinkTable(entry)) {
+      throw new CatalogException(tables.name(tablePath) + ": ALTER TABLE is available for tables a Flink catalog "
+          + "created; this one was registered by Spark or by a Hive sync");
+    }
     String location = HiveTableEntry.location(entry);
     List<String> added = tables.alter(tablePath, location, (CatalogTable) getTable(tablePath), newTable);
     if (!added.isEmpty()) {
@@ -199,7 +205,7 @@ public final class HudiHmsCatalog extends TablesOnlyCatalog {
       run("alter the columns of " + tablePath.getFullName(), () -> HiveTableEntry.setColumns(entry, hudiTable));
     }
     Map<String, String> given = tables.givenOptions(tablePath, newTable.getOptions());
-    Map<String, String> supplied = hiveSyncOptions(tablePath);
+    Map<String, String> supplied = hiveSyncOptions(tablePath.getDatabaseName(), tablePath.getObjectName());
     given.entrySet().removeIf(option -> option.getValue().equals(supplied.get(option.getKey())));
     HiveTableEntry.setOptions(entry, given);
     boolean cascade = !added.isEmpty() && entry.getPartitionKeysSize() > 0;
@@ -222,16 +228,16 @@ public final class HudiHmsCatalog extends TablesOnlyCatalog {
 
   /**
    * The {@code hive_sync.*} options a table read through the catalog writes with, as Hudi's catalog
-   * supplies them: sync to this metastore, into this database and table, timestamps as timestamps.
+   * supplies them: sync to this metastore, into {@code database} as {@code table}, timestamps as timestamps.
    */
-  private Map<String, String> hiveSyncOptions(ObjectPath tablePath) {
+  private Map<String, String> hiveSyncOptions(String database, String table) {
     return Map.of(
         FlinkHiveSync.ENABLED, "true",
         FlinkHiveSync.METASTORE_URIS, metastore.uris(),
         FlinkHiveSync.MODE, "hms",
         FlinkHiveSync.SUPPORT_TIMESTAMP, "true",
-        FlinkHiveSync.DB, tablePath.getDatabaseName(),
-        FlinkHiveSync.TABLE, tablePath.getObjectName());
+        FlinkHiveSync.DB, database,
+        FlinkHiveSync.TABLE, table);
   }
 
   /**

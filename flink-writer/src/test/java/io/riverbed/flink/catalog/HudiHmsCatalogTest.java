@@ -121,7 +121,10 @@ class HudiHmsCatalogTest {
     assertThat(rows(later, "SELECT id, ts, fare, city FROM ods.trips_rt"))
         .containsExactlyInAnyOrder("+I[a, 2, 11.00, paris]", "+I[b, 1, 7.25, rome]");
     assertThat(later.getCatalog("lake").orElseThrow().getTable(new ObjectPath("ods", "trips_ro")).getOptions())
-        .containsEntry("hoodie.datasource.query.type", "read_optimized").containsEntry("path", "file:" + tableDir);
+        .containsEntry("hoodie.datasource.query.type", "read_optimized").containsEntry("path", "file:" + tableDir)
+        .containsEntry("hive_sync.table", "trips");
+    assertThatThrownBy(() -> later.executeSql("ALTER TABLE ods.trips_rt SET ('compaction.delta_commits' = '2')"))
+        .hasStackTraceContaining("catalog lake: ods.trips_rt: ALTER TABLE is available for tables a Flink catalog created");
 
     later.executeSql("ALTER TABLE ods.trips SET ('compaction.delta_commits' = '2')");
     assertThat(hms.getTable("ods", "trips").getParameters()).containsEntry("compaction.delta_commits", "2")
