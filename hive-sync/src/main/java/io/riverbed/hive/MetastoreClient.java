@@ -2,6 +2,7 @@ package io.riverbed.hive;
 
 import io.riverbed.format.options.SecretOptions;
 import java.util.List;
+import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.common.StatsSetupConst;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
@@ -69,6 +70,97 @@ public final class MetastoreClient implements AutoCloseable {
       // another sync created it between the check and this call
     } catch (TException e) {
       throw failure("create database " + database, e);
+    }
+  }
+
+  /** Every database's name. */
+  public List<String> listDatabases() {
+    try {
+      return client.getAllDatabases();
+    } catch (TException e) {
+      throw failure("list the databases", e);
+    }
+  }
+
+  /** The database called {@code database}, or empty when the metastore has none. */
+  public Optional<Database> database(String database) {
+    try {
+      return Optional.of(client.getDatabase(database));
+    } catch (NoSuchObjectException e) {
+      return Optional.empty();
+    } catch (TException e) {
+      throw failure("read database " + database, e);
+    }
+  }
+
+  /** Creates {@code database} as given (name, description, location, parameters); false when one of that name exists. */
+  public boolean createDatabase(Database database) {
+    try {
+      client.createDatabase(database);
+      return true;
+    } catch (AlreadyExistsException e) {
+      return false;
+    } catch (TException e) {
+      throw failure("create database " + database.getName(), e);
+    }
+  }
+
+  /** Replaces the definition (description, location, parameters) of the database {@code database} names. */
+  public void alterDatabase(Database database) {
+    try {
+      client.alterDatabase(database.getName(), database);
+    } catch (TException e) {
+      throw failure("alter database " + database.getName(), e);
+    }
+  }
+
+  /**
+   * Drops {@code database} (with its tables when {@code cascade}); the metastore deletes the folders of
+   * its managed tables. False when there was no such database.
+   */
+  public boolean dropDatabase(String database, boolean cascade) {
+    try {
+      client.dropDatabase(database, true, false, cascade);
+      return true;
+    } catch (NoSuchObjectException e) {
+      return false;
+    } catch (TException e) {
+      throw failure("drop database " + database, e);
+    }
+  }
+
+  /** The names of the tables in {@code database}. */
+  public List<String> listTables(String database) {
+    try {
+      return client.getAllTables(database);
+    } catch (TException e) {
+      throw failure("list the tables of database " + database, e);
+    }
+  }
+
+  /** The table, or empty when the metastore has none of that name. */
+  public Optional<Table> findTable(String database, String table) {
+    try {
+      return Optional.of(client.getTable(database, table));
+    } catch (NoSuchObjectException e) {
+      return Optional.empty();
+    } catch (TException e) {
+      throw failure("read table " + database + "." + table, e);
+    }
+  }
+
+  /**
+   * Drops the table's entry; the metastore also deletes its folder when the table is managed (not
+   * {@code EXTERNAL}). False when there was no such table.
+   */
+  public boolean dropTable(String database, String table) {
+    try {
+      client.dropTable(database, table, true, false);
+      return true;
+    } catch (NoSuchObjectException e) {
+      return false;
+    } catch (TException e) {
+      throw failure("drop table " + database + "." + table, e);
     }
   }
 

@@ -1,7 +1,10 @@
 package io.riverbed.flink.catalog;
 
 import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -12,25 +15,33 @@ import org.apache.flink.table.factories.CatalogFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 
 /**
- * {@code CREATE CATALOG c WITH ('type' = 'hudi', 'catalog.path' = '...')}: Hudi's Flink catalog
- * options; the {@code dfs} mode (tables as folders under the catalog path) is the one Riverbed has.
+ * {@code CREATE CATALOG c WITH ('type' = 'hudi', ...)}: Hudi's Flink catalog and its options, in
+ * {@code dfs} mode ({@link HudiDfsCatalog}: tables as folders under {@code catalog.path}) or
+ * {@code hms} mode ({@link HudiHmsCatalog}: tables registered in a Hive Metastore).
  */
 public final class HudiCatalogFactory implements CatalogFactory {
   public static final String IDENTIFIER = "hudi";
 
   public static final ConfigOption<String> CATALOG_PATH = ConfigOptions.key("catalog.path")
       .stringType().noDefaultValue()
-      .withDescription("Root folder of the catalog: a folder per database, and in it a folder per table (its base path).");
+      .withDescription("dfs: root folder of the catalog, a folder per database and in it a folder per table (its base "
+          + "path); required. hms: where new databases go (catalog.path/<db>, tables in them), else the metastore's "
+          + "warehouse.");
   public static final ConfigOption<String> DEFAULT_DATABASE = ConfigOptions.key(CommonCatalogOptions.DEFAULT_DATABASE_KEY)
       .stringType().defaultValue("default")
       .withDescription("The database the catalog starts in; created if missing.");
   public static final ConfigOption<String> MODE = ConfigOptions.key("mode")
       .stringType().defaultValue("dfs")
-      .withDescription("Where the catalog keeps tables: 'dfs' (folders under catalog.path). Hudi's 'hms' mode "
-          + "(a Hive metastore) is not available in Riverbed yet.");
+      .withDescription("Where the catalog keeps tables: 'dfs' (folders under catalog.path) or 'hms' (a Hive Metastore, "
+          + "where Spark and Hive see them).");
   public static final ConfigOption<String> HIVE_CONF_DIR = ConfigOptions.key("hive.conf.dir")
       .stringType().noDefaultValue()
-      .withDescription("Hudi's 'hms' mode only; refused with mode 'dfs'.");
+      .withDescription("hms: the folder of the hive-site.xml naming the metastore (hive.metastore.uris); else one on the "
+          + "classpath, or the option 'hadoop.hive.metastore.uris'.");
+  public static final ConfigOption<Boolean> TABLE_EXTERNAL = ConfigOptions.key("table.external")
+      .booleanType().defaultValue(false)
+      .withDescription("hms: register tables as EXTERNAL (DROP TABLE keeps their data); false: managed tables, whose "
+          + "data DROP TABLE deletes.");
 
   @Override
   public String factoryIdentifier() {
@@ -44,7 +55,7 @@ public final class HudiCatalogFactory implements CatalogFactory {
 
   @Override
   public Set<ConfigOption<?>> optionalOptions() {
-    return Set.of(CATALOG_PATH, DEFAULT_DATABASE, MODE, HIVE_CONF_DIR);
+    return Set.of(CATALOG_PATH, DEFAULT_DATABASE, MODE, HIVE_CONF_DIR, TABLE_EXTERNAL);
   }
 
   @Override
@@ -52,24 +63,31 @@ public final class HudiCatalogFactory implements CatalogFactory {
     FactoryUtil.CatalogFactoryHelper helper = FactoryUtil.createCatalogFactoryHelper(this, context);
     helper.validateExcept("hadoop.");
     var conf = helper.getOptions();
-    String mode = conf.get(MODE);
-    if (!mode.equalsIgnoreCase("dfs")) {
-      throw new ValidationException("Catalog " + context.getName() + ": mode '" + mode + "' is not available; Riverbed's "
-          + "hudi catalog has mode 'dfs' only (tables under 'catalog.path'). For Hive, create the tables in 'dfs' mode "
-          + "and sync them with 'hive_sync.enabled' = 'true'");
-    }
-    if (conf.getOptional(HIVE_CONF_DIR).isPresent()) {
-      throw new ValidationException("Catalog " + context.getName() + ": 'hive.conf.dir' applies to mode 'hms', which "
-          + "Riverbed's hudi catalog does not have");
-    }
-    String path = conf.getOptional(CATALOG_PATH).filter(p -> !p.isBlank()).orElseThrow(() -> new ValidationException(
-        "Catalog " + context.getName() + ": option 'catalog.path' (the catalog's root folder) is required"));
     Map<String, String> hadoop = new HashMap<>();
     context.getOptions().forEach((k, v) -> {
       if (k.startsWith("hadoop.")) {
         hadoop.put(k, v);
       }
     });
-    return new HudiDfsCatalog(context.getName(), conf.get(DEFAULT_DATABASE), path, hadoop);
+    Optional<String> path = conf.getOptional(CATALOG_PATH).filter(p -> !p.isBlank());
+    String mode = conf.get(MODE).toLowerCase(Locale.ROOT);
+    return switch (mode) {
+      case "dfs" -> {
+        for (ConfigOption<?> hmsOnly : List.of(HIVE_CONF_DIR, TABLE_EXTERNAL)) {
+          if (conf.getOptional(hmsOnly).isPresent()) {
+            throw new ValidationException("Catalog " + context.getName() + ": '" + hmsOnly.key() + "' applies to mode "
+                + "'hms', not 'dfs'");
+          }
+        }
+        yield new HudiDfsCatalog(context.getName(), conf.get(DEFAULT_DATABASE), path.orElseThrow(() -> new ValidationException(
+            "Catalog " + context.getName() + ": option 'catalog.path' (the catalog's root folder) is required in mode 'dfs'")),
+            hadoop);
+      }
+      case "hms" -> new HudiHmsCatalog(context.getName(), conf.get(DEFAULT_DATABASE),
+          MetastoreSettings.resolve(context.getName(), conf.getOptional(HIVE_CONF_DIR).orElse(null), hadoop),
+          path.orElse(null), conf.get(TABLE_EXTERNAL), hadoop);
+      default -> throw new ValidationException("Catalog " + context.getName() + ": mode '" + conf.get(MODE)
+          + "' is not one of 'dfs', 'hms'");
+    };
   }
 }

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -14,26 +12,21 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
- * The Flink table definition a catalog keeps beside a table, where Hudi's Flink catalog keeps it:
+ * Where the {@code dfs} mode keeps a {@link TableDefinition}, as Hudi's Flink catalog keeps it:
  * {@code .hoodie/.aux/table_option.properties}, the table's options plus its primary key
  * ({@code pk.columns}, {@code pk.constraint.name}), partition columns and comment.
  */
-record TableOptionsFile(Map<String, String> options, List<String> primaryKey, String constraintName,
-    List<String> partitionKeys, String comment) {
+final class TableOptionsFile {
   static final String FILE = ".hoodie/.aux/table_option.properties";
   private static final String PK_COLUMNS = "pk.columns";
   private static final String PK_CONSTRAINT_NAME = "pk.constraint.name";
   private static final String PARTITION_COLUMNS = "partition.columns";
   private static final String COMMENT = "comment";
 
-  TableOptionsFile {
-    options = Map.copyOf(options);
-    primaryKey = List.copyOf(primaryKey);
-    partitionKeys = List.copyOf(partitionKeys);
-  }
+  private TableOptionsFile() {}
 
-  /** The file of the table at {@code basePath}; empty if the table has none (it was not created by a catalog). */
-  static Optional<TableOptionsFile> read(FileSystem fs, Path basePath) {
+  /** The definition kept for the table at {@code basePath}; empty if it has none (no catalog created it). */
+  static Optional<TableDefinition> read(FileSystem fs, Path basePath) {
     Path file = new Path(basePath, FILE);
     try {
       if (!fs.exists(file)) {
@@ -45,53 +38,35 @@ record TableOptionsFile(Map<String, String> options, List<String> primaryKey, St
       }
       Map<String, String> options = new TreeMap<>();
       props.stringPropertyNames().forEach(k -> options.put(k, props.getProperty(k)));
-      List<String> pk = split(options.remove(PK_COLUMNS));
-      String constraint = options.remove(PK_CONSTRAINT_NAME);
-      List<String> partitions = split(options.remove(PARTITION_COLUMNS));
-      String comment = options.remove(COMMENT);
-      return Optional.of(new TableOptionsFile(options, pk, constraint, partitions, comment));
+      return Optional.of(new TableDefinition(options, TableDefinition.columnList(options.remove(PK_COLUMNS)),
+          options.remove(PK_CONSTRAINT_NAME), TableDefinition.columnList(options.remove(PARTITION_COLUMNS)),
+          options.remove(COMMENT)));
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read the table options " + file, e);
     }
   }
 
-  /** Writes (or replaces) the file of the table at {@code basePath}. */
-  void write(FileSystem fs, Path basePath) {
+  /** Writes (or replaces) the definition of the table at {@code basePath}. */
+  static void write(FileSystem fs, Path basePath, TableDefinition definition) {
     Path file = new Path(basePath, FILE);
     Properties props = new Properties();
-    props.putAll(options);
-    if (!primaryKey.isEmpty()) {
-      props.put(PK_COLUMNS, String.join(",", primaryKey));
-      if (constraintName != null) {
-        props.put(PK_CONSTRAINT_NAME, constraintName);
+    props.putAll(definition.options());
+    if (!definition.primaryKey().isEmpty()) {
+      props.put(PK_COLUMNS, String.join(",", definition.primaryKey()));
+      if (definition.constraintName() != null) {
+        props.put(PK_CONSTRAINT_NAME, definition.constraintName());
       }
     }
-    if (!partitionKeys.isEmpty()) {
-      props.put(PARTITION_COLUMNS, String.join(",", partitionKeys));
+    if (!definition.partitionKeys().isEmpty()) {
+      props.put(PARTITION_COLUMNS, String.join(",", definition.partitionKeys()));
     }
-    if (comment != null && !comment.isEmpty()) {
-      props.put(COMMENT, comment);
+    if (definition.comment() != null && !definition.comment().isEmpty()) {
+      props.put(COMMENT, definition.comment());
     }
     try (OutputStream out = fs.create(file, true)) {
       props.store(out, "Flink table options of the hudi catalog");
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write the table options " + file, e);
     }
-  }
-
-  TableOptionsFile withOptions(Map<String, String> changed) {
-    return new TableOptionsFile(changed, primaryKey, constraintName, partitionKeys, comment);
-  }
-
-  private static List<String> split(String columns) {
-    List<String> out = new ArrayList<>();
-    if (columns != null) {
-      for (String c : columns.split(",")) {
-        if (!c.isBlank()) {
-          out.add(c.trim());
-        }
-      }
-    }
-    return out;
   }
 }

@@ -19,16 +19,16 @@ import java.util.Optional;
  * <p>Public for {@link FlinkWriteOptions}, whose option descriptions include these.
  */
 public final class FlinkHiveSync {
-  static final String ENABLED = "hive_sync.enabled";
+  public static final String ENABLED = "hive_sync.enabled";
   static final String ENABLED_FALLBACK = "hive_sync.enable";
-  static final String METASTORE_URIS = "hive_sync.metastore.uris";
-  static final String DB = "hive_sync.db";
-  static final String TABLE = "hive_sync.table";
-  static final String MODE = "hive_sync.mode";
+  public static final String METASTORE_URIS = "hive_sync.metastore.uris";
+  public static final String DB = "hive_sync.db";
+  public static final String TABLE = "hive_sync.table";
+  public static final String MODE = "hive_sync.mode";
   static final String PARTITION_FIELDS = "hive_sync.partition_fields";
   static final String PARTITION_EXTRACTOR_CLASS = "hive_sync.partition_extractor_class";
   static final String SKIP_RO_SUFFIX = "hive_sync.skip_ro_suffix";
-  static final String SUPPORT_TIMESTAMP = "hive_sync.support_timestamp";
+  public static final String SUPPORT_TIMESTAMP = "hive_sync.support_timestamp";
 
   /** Flink key → the sync option it sets. */
   private static final Map<String, String> TO_SYNC_OPTION = Map.of(

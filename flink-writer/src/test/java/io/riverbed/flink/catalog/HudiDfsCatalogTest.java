@@ -1,23 +1,14 @@
 package io.riverbed.flink.catalog;
 
+import static io.riverbed.flink.catalog.CatalogSessions.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import org.apache.flink.configuration.CheckpointingOptions;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
-import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.types.Row;
-import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
@@ -36,22 +27,7 @@ class HudiDfsCatalogTest {
   @TempDir static Path root;
 
   private static TableEnvironment session() {
-    Configuration conf = new Configuration();
-    conf.set(CheckpointingOptions.CHECKPOINTING_INTERVAL, Duration.ofMillis(200));
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
-    env.setParallelism(2);
-    TableEnvironment tEnv = StreamTableEnvironment.create(env, EnvironmentSettings.inStreamingMode());
-    tEnv.executeSql("CREATE CATALOG lake WITH ('type' = 'hudi', 'catalog.path' = '" + root.resolve("lake").toUri() + "')");
-    tEnv.useCatalog("lake");
-    return tEnv;
-  }
-
-  private static List<String> rows(TableEnvironment tEnv, String query) throws Exception {
-    List<String> out = new ArrayList<>();
-    try (CloseableIterator<Row> it = tEnv.executeSql(query).collect()) {
-      it.forEachRemaining(r -> out.add(r.toString()));
-    }
-    return out;
+    return CatalogSessions.withCatalog("'type' = 'hudi', 'catalog.path' = '" + root.resolve("lake").toUri() + "'");
   }
 
   @Test
@@ -59,10 +35,7 @@ class HudiDfsCatalogTest {
     TableEnvironment first = session();
     assertThat(rows(first, "SHOW DATABASES")).containsExactly("+I[default]");
     first.executeSql("CREATE DATABASE ods");
-    first.executeSql("""
-        CREATE TABLE ods.trips (
-          id STRING, ts BIGINT, fare DECIMAL(10, 2), city STRING, PRIMARY KEY (id) NOT ENFORCED
-        ) COMMENT 'trips by id' PARTITIONED BY (city) WITH ('table.type' = 'MERGE_ON_READ', 'precombine.field' = 'ts')""");
+    first.executeSql(CatalogSessions.TRIPS_DDL);
     Path tableDir = root.resolve("lake").resolve("ods").resolve("trips");
     assertThat(tableDir.resolve(".hoodie/hoodie.properties")).exists();
     assertThat(Files.readString(tableDir.resolve(".hoodie/.aux/table_option.properties")))
@@ -111,8 +84,8 @@ class HudiDfsCatalogTest {
     assertThatThrownBy(() -> tEnv.executeSql("CREATE TABLE t (name STRING) WITH ('hoodie.datasource.write.recordkey.field' = 'id')"))
         .hasStackTraceContaining("record key field 'id' is not a column [name]");
     assertThat(root.resolve("lake").resolve("default").resolve("t")).doesNotExist();
-    assertThatThrownBy(() -> tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'hudi', 'mode' = 'hms', 'catalog.path' = '/x')"))
-        .hasStackTraceContaining("mode 'hms' is not available");
+    assertThatThrownBy(() -> tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'hudi', 'mode' = 'dfs', 'catalog.path' = '/x', "
+        + "'hive.conf.dir' = '/conf')")).hasStackTraceContaining("'hive.conf.dir' applies to mode 'hms', not 'dfs'");
     assertThatThrownBy(() -> tEnv.executeSql("CREATE CATALOG h WITH ('type' = 'hudi')"))
         .hasStackTraceContaining("'catalog.path' (the catalog's root folder) is required");
   }
