@@ -151,7 +151,7 @@ class HudiTableFactoryTest {
     Schema schema = SchemaBuilder.record("nokey_events_record").fields().requiredString("id").requiredLong("ts")
         .endRecord();
     Table.create(fs, base, new TableDefinition("nokey_events", TableType.COPY_ON_WRITE,
-        KeyGeneratorOptions.of(List.of(), List.of()), null, null, schema).toConfig());
+        KeyGeneratorOptions.of(List.of(), List.of()), null, null, schema, 6).toConfig());
     tEnv.executeSql("""
         CREATE TABLE nokey_events (id STRING, ts BIGINT, PRIMARY KEY (id) NOT ENFORCED)
         WITH ('connector' = 'hudi', 'path' = '%s', 'table.type' = 'COPY_ON_WRITE')""".formatted(table.toUri()));

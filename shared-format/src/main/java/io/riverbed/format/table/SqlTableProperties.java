@@ -85,7 +85,8 @@ public record SqlTableProperties(KeyGeneratorOptions keys, String precombineFiel
     } catch (InvalidTableException e) {
       throw new InvalidTableException(statement + ": " + e.getMessage(), e);
     }
-    TableConfig config = new TableDefinition(table, type, keys, precombineField, payloadClass, schema).toConfig();
+    TableConfig config = new TableDefinition(table, type, keys, precombineField, payloadClass, schema,
+        TableConfig.SUPPORTED_TABLE_VERSION).toConfig();
     return database == null ? config : config.with(Map.of(TableProperty.DATABASE_NAME.key(), database,
         TableProperty.CHECKSUM.key(), String.valueOf(TableConfig.checksumOf(database, table))));
   }
