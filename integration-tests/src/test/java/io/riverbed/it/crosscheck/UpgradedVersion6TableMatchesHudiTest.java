@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
+import org.apache.spark.sql.Encoders;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -18,9 +20,10 @@ import org.junit.jupiter.api.Test;
  * A MERGE_ON_READ table Riverbed's Spark writer wrote as version 6 (insert, upsert with an update
  * losing on {@code ts}, delete), then written by Apache Hudi 1.0.2 with its defaults, which upgrades
  * it to version 8 (timeline moved to {@code .hoodie/timeline/}, layout 2) before an upsert with an
- * inline compaction and another upsert: Riverbed's Spark reader returns Hudi 1.0.2's rows for every
- * query kind on the upgraded table, whose older log files are named by their slices' base instants
- * and newer ones by their delta commits.
+ * inline compaction and another upsert; then Riverbed's Spark writer writes on in version 8 (an
+ * upsert and a delete): Riverbed's Spark reader returns Hudi 1.0.2's rows for every query kind on the
+ * upgraded table, whose older log files are named by their slices' base instants and newer ones by
+ * their delta commits.
  */
 class UpgradedVersion6TableMatchesHudiTest {
 
@@ -47,14 +50,33 @@ class UpgradedVersion6TableMatchesHudiTest {
     }
     assertThat(Files.readString(table.resolve(".hoodie/hoodie.properties"))).contains("hoodie.table.version=6");
     NextHudiOracle.write(table, "upgraded", "MERGE_ON_READ", Version8Scenario.SCHEMA, steps.subList(3, 5));
+    riverbedWrites(table, "upsert", Version8Scenario.rows(IntStream.of(3, 14, 27), "r", 5));
+    riverbedWrites(table, "delete", Version8Scenario.rows(IntStream.of(4), "x", 6));
+  }
+
+  private static void riverbedWrites(Path table, String operation, List<String> rows) {
+    SparkOracle.spark().read().schema(Version8Scenario.SCHEMA)
+        .json(SparkOracle.spark().createDataset(rows, Encoders.STRING()))
+        .write().format(RIVERBED)
+        .option("hoodie.table.name", "upgraded")
+        .option("hoodie.datasource.write.table.type", "MERGE_ON_READ")
+        .option("hoodie.datasource.write.recordkey.field", "id")
+        .option("hoodie.datasource.write.precombine.field", "ts")
+        .option("hoodie.datasource.write.partitionpath.field", "part")
+        .option("hoodie.datasource.write.operation", operation)
+        .mode("append").save(table.toUri().toString());
   }
 
   @Test
-  void hudiUpgradedTheTableToVersion8() throws IOException {
+  void hudiUpgradedTheTableToVersion8AndRiverbedWroteOnInThatVersion() throws IOException {
     assertThat(Files.readString(table.resolve(".hoodie/hoodie.properties")))
         .contains("hoodie.table.version=8", "hoodie.timeline.layout.version=2");
     assertThat(Version8Scenario.completedWrites(table)).extracting(Version8Scenario.CompletedWrite::action)
-        .containsExactly("deltacommit", "deltacommit", "deltacommit", "deltacommit", "commit", "deltacommit");
+        .containsExactly("deltacommit", "deltacommit", "deltacommit", "deltacommit", "commit", "deltacommit",
+            "deltacommit", "deltacommit");
+    try (var meta = Files.list(table.resolve(".hoodie"))) {
+      assertThat(meta.map(p -> p.getFileName().toString())).noneMatch(n -> n.matches("\\d{17}.*"));
+    }
   }
 
   @Test
