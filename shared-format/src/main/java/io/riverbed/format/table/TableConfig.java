@@ -201,7 +201,7 @@ public final class TableConfig {
    *
    * @throws InvalidTableException naming the class when it is not one of Hudi's key generators
    */
-  static String keyGeneratorTypeOfClass(String className) {
+  public static String keyGeneratorTypeOfClass(String className) {
     String simpleName = className.substring(className.lastIndexOf('.') + 1);
     boolean avro = simpleName.endsWith("AvroKeyGenerator");
     String base = simpleName.replace("AvroKeyGenerator", "KeyGenerator");
@@ -216,6 +216,32 @@ public final class TableConfig {
           + " has no key generator type in Hudi 1.x (" + TableProperty.KEY_GENERATOR_TYPE.key() + ")");
     };
     return avro ? type + "_AVRO" : type;
+  }
+
+  /**
+   * Version 8's merge keys for a payload class, as Hudi 1.x infers them: the event-time payload is
+   * {@code EVENT_TIME_ORDERING}, the latest-write payload (Hudi 0.x's default)
+   * {@code COMMIT_TIME_ORDERING}, any other payload {@code CUSTOM} merged by that payload class;
+   * with the merge strategy id and the payload class.
+   */
+  public static Map<String, String> mergeKeysOf(String payloadClass) {
+    String mode;
+    String strategy;
+    if (payloadClass.equals(EVENT_TIME_PAYLOAD)) {
+      mode = "EVENT_TIME_ORDERING";
+      strategy = DEFAULT_MERGER_STRATEGY;
+    } else if (payloadClass.equals(COMMIT_TIME_PAYLOAD)) {
+      mode = "COMMIT_TIME_ORDERING";
+      strategy = COMMIT_TIME_MERGE_STRATEGY;
+    } else {
+      mode = "CUSTOM";
+      strategy = PAYLOAD_BASED_MERGE_STRATEGY;
+    }
+    var keys = new TreeMap<String, String>();
+    keys.put(TableProperty.RECORD_MERGE_MODE.key(), mode);
+    keys.put(TableProperty.RECORD_MERGE_STRATEGY_ID.key(), strategy);
+    keys.put(TableProperty.PAYLOAD_CLASS.key(), payloadClass);
+    return keys;
   }
 
   public boolean hiveStylePartitioning() {
@@ -647,28 +673,8 @@ public final class TableConfig {
       return new TableConfig(p);
     }
 
-    /**
-     * Version 8's merge keys for the payload class, as Hudi 1.x infers them: the event-time payload
-     * is {@code EVENT_TIME_ORDERING}, the latest-write payload (also the default)
-     * {@code COMMIT_TIME_ORDERING}, any other payload {@code CUSTOM} merged by that payload class.
-     */
     private void putMergeMode(Map<String, String> p) {
-      String payload = payloadClass != null ? payloadClass : TableProperty.PAYLOAD_CLASS.defaultValue();
-      String mode;
-      String strategy;
-      if (payload.equals(EVENT_TIME_PAYLOAD)) {
-        mode = "EVENT_TIME_ORDERING";
-        strategy = DEFAULT_MERGER_STRATEGY;
-      } else if (payload.equals(COMMIT_TIME_PAYLOAD)) {
-        mode = "COMMIT_TIME_ORDERING";
-        strategy = COMMIT_TIME_MERGE_STRATEGY;
-      } else {
-        mode = "CUSTOM";
-        strategy = PAYLOAD_BASED_MERGE_STRATEGY;
-      }
-      put(p, TableProperty.RECORD_MERGE_MODE, mode);
-      put(p, TableProperty.RECORD_MERGE_STRATEGY_ID, strategy);
-      put(p, TableProperty.PAYLOAD_CLASS, payload);
+      p.putAll(mergeKeysOf(payloadClass != null ? payloadClass : TableProperty.PAYLOAD_CLASS.defaultValue()));
     }
 
     private static void put(Map<String, String> p, TableProperty property, String value) {
