@@ -21,7 +21,7 @@ import org.apache.hadoop.fs.Path;
 public final class TableConfig {
 
   /** Hudi 0.14/0.15's table version: the one Riverbed creates unless asked for version 8. */
-  public static final int SUPPORTED_TABLE_VERSION = 6;
+  public static final int VERSION_6 = 6;
 
   /** Timeline layout of table version 6. */
   public static final int TIMELINE_LAYOUT_VERSION = 1;
@@ -406,7 +406,7 @@ public final class TableConfig {
    */
   public void requireReadable(Path basePath) {
     int version = version();
-    if (version != SUPPORTED_TABLE_VERSION && version != VERSION_8) {
+    if (version != VERSION_6 && version != VERSION_8) {
       throw new InvalidTableException("table " + basePath + " has table version " + version
           + versionHint(version) + "; Riverbed reads and writes table versions 6 and 8");
     }
@@ -428,7 +428,7 @@ public final class TableConfig {
   }
 
   private static String versionHint(int version) {
-    if (version < SUPPORTED_TABLE_VERSION) {
+    if (version < VERSION_6) {
       return " (written by Hudi older than 0.14; upgrade it to version 6 by writing once with Hudi 0.14/0.15)";
     }
     if (version == 7) {
@@ -503,7 +503,7 @@ public final class TableConfig {
     private String mergerStrategy = DEFAULT_MERGER_STRATEGY;
     private TimelineTimezone timelineTimezone;
     private boolean populateMetaFields = true;
-    private int tableVersion = SUPPORTED_TABLE_VERSION;
+    private int tableVersion = VERSION_6;
     private final TreeMap<String, String> extra = new TreeMap<>();
 
     private Builder(String name) {
@@ -596,9 +596,9 @@ public final class TableConfig {
      * @throws IllegalArgumentException for any other version
      */
     public Builder tableVersion(int version) {
-      if (version != SUPPORTED_TABLE_VERSION && version != VERSION_8) {
+      if (version != VERSION_6 && version != VERSION_8) {
         throw new IllegalArgumentException("table '" + name + "': cannot create table version " + version
-            + "; Riverbed creates versions " + SUPPORTED_TABLE_VERSION + " and " + VERSION_8);
+            + "; Riverbed creates versions " + VERSION_6 + " and " + VERSION_8);
       }
       this.tableVersion = version;
       return this;

@@ -27,7 +27,7 @@ public record WriteTableVersion(int version, boolean explicit) {
   public static WriteTableVersion fromMap(Map<String, String> conf) {
     String value = conf.get(KEY);
     if (value == null || value.isBlank()) {
-      return new WriteTableVersion(TableConfig.SUPPORTED_TABLE_VERSION, false);
+      return new WriteTableVersion(TableConfig.VERSION_6, false);
     }
     int version;
     try {
@@ -35,9 +35,9 @@ public record WriteTableVersion(int version, boolean explicit) {
     } catch (NumberFormatException e) {
       version = -1;
     }
-    if (version != TableConfig.SUPPORTED_TABLE_VERSION && version != TableConfig.VERSION_8) {
+    if (version != TableConfig.VERSION_6 && version != TableConfig.VERSION_8) {
       throw new IllegalArgumentException(KEY + "=" + value + ": Riverbed writes table versions "
-          + TableConfig.SUPPORTED_TABLE_VERSION + " and " + TableConfig.VERSION_8);
+          + TableConfig.VERSION_6 + " and " + TableConfig.VERSION_8);
     }
     return new WriteTableVersion(version, true);
   }

@@ -70,7 +70,7 @@ public final class TableVersionChange implements TableOperation<TableVersionChan
    */
   public static TableVersionChange of(Table table, int targetVersion) {
     Objects.requireNonNull(table, "table");
-    if (targetVersion != TableConfig.SUPPORTED_TABLE_VERSION && targetVersion != TableConfig.VERSION_8) {
+    if (targetVersion != TableConfig.VERSION_6 && targetVersion != TableConfig.VERSION_8) {
       throw new IllegalArgumentException("table " + table.basePath() + ": cannot change to table version "
           + targetVersion + "; Riverbed upgrades and downgrades between versions 6 and 8");
     }
@@ -118,7 +118,7 @@ public final class TableVersionChange implements TableOperation<TableVersionChan
     }
     prepared.updateConfig(configChanges(prepared.config(), targetVersion));
     move.deleteSources();
-    if (targetVersion == TableConfig.SUPPORTED_TABLE_VERSION) {
+    if (targetVersion == TableConfig.VERSION_6) {
       deleteFolder(prepared, prepared.timelinePath());
     }
     LOG.info("Changed table {} from version {} to {}: {} failed writes rolled back, compactions {}, {} timeline files "
@@ -172,7 +172,7 @@ public final class TableVersionChange implements TableOperation<TableVersionChan
   /** Removes the other layout's timeline files an interrupted change left behind. */
   private static int removeLeftovers(Table table) {
     int version = table.config().version();
-    int otherVersion = version == TableConfig.VERSION_8 ? TableConfig.SUPPORTED_TABLE_VERSION : TableConfig.VERSION_8;
+    int otherVersion = version == TableConfig.VERSION_8 ? TableConfig.VERSION_6 : TableConfig.VERSION_8;
     Path other = timelinePath(table, otherVersion);
     int removed = 0;
     try {
@@ -188,7 +188,7 @@ public final class TableVersionChange implements TableOperation<TableVersionChan
           removed++;
         }
       }
-      if (version == TableConfig.SUPPORTED_TABLE_VERSION) {
+      if (version == TableConfig.VERSION_6) {
         deleteFolder(table, other);
       }
     } catch (IOException e) {
