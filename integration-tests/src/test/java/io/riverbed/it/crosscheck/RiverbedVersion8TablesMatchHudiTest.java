@@ -3,6 +3,7 @@ package io.riverbed.it.crosscheck;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.riverbed.format.table.Table;
+import io.riverbed.format.upgrade.TableVersionChange;
 import io.riverbed.format.write.CompactionRunner;
 import io.riverbed.format.write.CompactionScheduler;
 import io.riverbed.it.oracle.NextHudiOracle;
@@ -29,10 +30,11 @@ import org.junit.jupiter.api.Test;
 /**
  * Riverbed's Spark writer creates version 8 tables on request ({@code hoodie.write.table.version=8})
  * and writes them (insert, upserts with an update losing on {@code ts}, delete; on the
- * MERGE_ON_READ table a compaction by the core between two upserts): Apache Hudi 1.0.2 reads them
- * with the same rows as Riverbed's reader for snapshot, read_optimized, time travel to every
- * completed write (requested and completion time) and incremental ranges by completion time. All
- * of Hudi's reads run in one forked JVM.
+ * MERGE_ON_READ table a compaction by the core between two upserts); a MERGE_ON_READ table Riverbed
+ * wrote as version 6 is upgraded by the core's {@link TableVersionChange} ({@code riverbed-admin
+ * upgrade --to 8}) and written on: Apache Hudi 1.0.2 reads them with the same rows as Riverbed's
+ * reader for snapshot, read_optimized, time travel to every completed write (requested and
+ * completion time) and incremental ranges by completion time. All of Hudi's reads run in one forked JVM.
  */
 class RiverbedVersion8TablesMatchHudiTest {
 
@@ -59,8 +61,16 @@ class RiverbedVersion8TablesMatchHudiTest {
     for (WriteStep step : steps) {
       write(cow, "COPY_ON_WRITE", null, step, "8");
     }
+    Path upgraded = dir.resolve("rb_v6_upgraded");
+    for (int i = 0; i < steps.size(); i++) {
+      if (i == 3) {
+        TableVersionChange.of(open(upgraded), 8).execute();
+      }
+      write(upgraded, "MERGE_ON_READ", null, steps.get(i), i < 3 ? "6" : "8");
+    }
     TABLES.put("mor", mor);
     TABLES.put("cow", cow);
+    TABLES.put("upgraded", upgraded);
     for (Path table : TABLES.values()) {
       Version8TablesMatchHudiTest.queries(table).forEach(q -> READS.add(new Read(table, q)));
     }
@@ -122,6 +132,13 @@ class RiverbedVersion8TablesMatchHudiTest {
   @Test
   void hudi102ReadsRiverbedsMergeOnReadTableAsRiverbedDoes() {
     assertSameRows(TABLES.get("mor"));
+  }
+
+  @Test
+  void hudi102ReadsATableRiverbedUpgradedAndWroteOnAsRiverbedDoes() throws IOException {
+    assertThat(Files.readString(TABLES.get("upgraded").resolve(".hoodie/hoodie.properties")))
+        .contains("hoodie.table.version=8", "hoodie.table.initial.version=SIX");
+    assertSameRows(TABLES.get("upgraded"));
   }
 
   @Test
