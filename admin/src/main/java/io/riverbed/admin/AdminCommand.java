@@ -30,7 +30,9 @@ import picocli.CommandLine.Spec;
         SavepointCommand.class,
         ConsumersCommand.class,
         ConsumerCommand.class,
-        ShowConfigCommand.class},
+        ShowConfigCommand.class,
+        UpgradeCommand.class,
+        DowngradeCommand.class},
     footer = {"", "Every command takes --json, --conf KEY=VALUE (repeatable) and --verbose; '<command> --help' lists its own.",
         "Exit status: 0 done, 1 the command failed (one line on stderr), 2 a bad command line."})
 final class AdminCommand implements Runnable {

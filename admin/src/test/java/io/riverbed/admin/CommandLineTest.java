@@ -91,8 +91,8 @@ class CommandLineTest {
     assertThat(command.err()).startsWith("riverbed-admin: Unmatched arguments from index 0: 'show-commits'");
     assertThat(none.status()).isEqualTo(2);
     assertThat(none.err().strip()).isEqualTo("riverbed-admin: name a command: commits, file-slices, compactions, "
-        + "compact, clean, archive, rollback, savepoints, savepoint, consumers, consumer, show-config "
-        + "(riverbed-admin --help lists the options)");
+        + "compact, clean, archive, rollback, savepoints, savepoint, consumers, consumer, show-config, upgrade, "
+        + "downgrade (riverbed-admin --help lists the options)");
     assertThat(noPath.status()).isEqualTo(2);
     assertThat(noPath.err()).startsWith("riverbed-admin commits: Missing required parameter: 'PATH'");
   }
@@ -104,7 +104,7 @@ class CommandLineTest {
 
     assertThat(top.status()).isZero();
     assertThat(top.out()).contains("Usage: riverbed-admin", "commits", "file-slices", "compactions", "compact", "clean",
-        "archive", "rollback", "show-config");
+        "archive", "rollback", "show-config", "upgrade", "downgrade");
     assertThat(compact.status()).isZero();
     assertThat(compact.out()).contains("Usage: riverbed-admin compact", "--schedule-only", "--instant=T", "--option",
         "--conf", "--json", "--verbose", "PATH");

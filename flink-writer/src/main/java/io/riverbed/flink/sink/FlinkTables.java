@@ -46,15 +46,16 @@ public final class FlinkTables {
    * Opens the table, creating it (UTC timeline, the writer's keys, precombine field, payload class
    * and schema) if the path holds none.
    *
-   * @throws TableException if an existing table's type differs from {@code table.type}, or the table
-   *     has no record key field (its keys are generated)
+   * @throws TableException if an existing table's type differs from {@code table.type}, its version
+   *     from a {@code hoodie.write.table.version} the job sets, or the table has no record key field
+   *     (its keys are generated)
    */
   public static Table openOrCreate(FlinkWriteOptions options, Schema schema) {
     FileSystem fs = fileSystem(options);
     Path path = new Path(options.path());
     if (!Table.exists(fs, path)) {
       var config = new TableDefinition(options.tableName(), options.tableType(), options.keyGeneratorOptions(),
-          options.precombineField(), options.payloadClass(), schema).toConfig();
+          options.precombineField(), options.payloadClass(), schema, options.tableVersion().version()).toConfig();
       try {
         return Table.create(fs, path, config);
       } catch (TableExistsException e) {
@@ -68,6 +69,7 @@ public final class FlinkTables {
           + "Flink writer writes by key, so it does not write such a table; write it from Spark with insert or "
           + "bulk_insert, or write a table created with " + FlinkWriteOptions.RECORD_KEY_FIELD);
     }
+    options.tableVersion().requireMatches(table);
     if (table.type() != options.tableType()) {
       throw new TableException("table " + path + " is " + table.type() + " but the writer is configured with "
           + FlinkWriteOptions.TABLE_TYPE + "=" + options.tableType());

@@ -5,6 +5,7 @@ import io.riverbed.format.archive.ArchiveOptions;
 import io.riverbed.format.clean.CleanOptions;
 import io.riverbed.format.record.KeyGeneratorOptions;
 import io.riverbed.format.table.TableType;
+import io.riverbed.format.table.WriteTableVersion;
 import io.riverbed.format.write.CompactionOptions;
 import io.riverbed.format.write.WriteOptions;
 import io.riverbed.format.write.concurrency.ConcurrencyOptions;
@@ -211,7 +212,13 @@ public record FlinkWriteOptions(
     options.compactionTasksOr(1);
     options.indexStateTtl();
     options.indexPartitionPattern();
+    options.tableVersion();
     return options;
+  }
+
+  /** {@code hoodie.write.table.version}: the version of a table the job creates, and of an existing one when set. */
+  public WriteTableVersion tableVersion() {
+    return WriteTableVersion.fromMap(raw);
   }
 
   /** {@code hoodie.write.concurrency.mode}, the lock and the heartbeat options ({@link ConcurrencyOptions}). */
@@ -613,6 +620,7 @@ public record FlinkWriteOptions(
         + "compaction or a savepoint still needs, at most " + ArchiveOptions.MAX_INSTANTS_PER_RUN + " instants per "
         + "run. A failed archival is logged and never fails the job. false: the job never archives."});
     d.putAll(FlinkHiveSync.DESCRIPTIONS);
+    d.putAll(WriteTableVersion.DESCRIPTIONS);
     return Map.copyOf(d);
   }
 

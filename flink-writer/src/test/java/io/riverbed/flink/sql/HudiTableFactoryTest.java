@@ -144,6 +144,35 @@ class HudiTableFactoryTest {
   }
 
   @Test
+  void aTableCreatedWithWriteTableVersion8IsWrittenInVersion8sLayoutByLaterJobs(@TempDir Path dir) throws Exception {
+    Path table = dir.resolve("v8_orders");
+    tEnv.executeSql("""
+        CREATE TABLE v8_orders (id STRING, ts BIGINT, amount DOUBLE, region STRING, PRIMARY KEY (id) NOT ENFORCED)
+        PARTITIONED BY (region)
+        WITH ('connector' = 'hudi', 'path' = '%s', 'table.type' = 'MERGE_ON_READ',
+              'hoodie.write.table.version' = '8')""".formatted(table.toUri()));
+    tEnv.executeSql("INSERT INTO v8_orders VALUES ('o1', 1, 10.0, 'eu'), ('o2', 1, 20.0, 'us')").await();
+    tEnv.executeSql("""
+        CREATE TABLE v8_orders_again (id STRING, ts BIGINT, amount DOUBLE, region STRING, PRIMARY KEY (id) NOT ENFORCED)
+        PARTITIONED BY (region) WITH ('connector' = 'hudi', 'path' = '%s', 'table.type' = 'MERGE_ON_READ')"""
+        .formatted(table.toUri()));
+    tEnv.executeSql("INSERT INTO v8_orders_again VALUES ('o1', 3, 11.0, 'eu')").await();
+
+    assertThat(java.nio.file.Files.readString(table.resolve(".hoodie/hoodie.properties")))
+        .contains("hoodie.table.version=8", "hoodie.timeline.layout.version=2");
+    try (var timeline = java.nio.file.Files.list(table.resolve(".hoodie/timeline"))) {
+      assertThat(timeline.map(p -> p.getFileName().toString()).filter(n -> n.matches("\\d{17}_\\d{17}\\.deltacommit")))
+          .hasSize(2);
+    }
+    try (var logs = java.nio.file.Files.list(table.resolve("eu"))) {
+      assertThat(logs.map(p -> p.getFileName().toString()).filter(n -> n.contains(".log.") && !n.endsWith(".crc")))
+          .hasSize(2);
+    }
+    assertThat(WriteJobEndToEndTest.snapshot(table)).containsExactlyEntriesOf(new TreeMap<>(Map.of(
+        "o1", "11.0|3|eu", "o2", "20.0|1|us")));
+  }
+
+  @Test
   void aJobWritingATableWithGeneratedKeysIsRefusedAtBuildNamingTheTable(@TempDir Path dir) throws Exception {
     Path table = dir.resolve("nokey_events");
     org.apache.hadoop.fs.Path base = new org.apache.hadoop.fs.Path(table.toUri());
@@ -151,7 +180,7 @@ class HudiTableFactoryTest {
     Schema schema = SchemaBuilder.record("nokey_events_record").fields().requiredString("id").requiredLong("ts")
         .endRecord();
     Table.create(fs, base, new TableDefinition("nokey_events", TableType.COPY_ON_WRITE,
-        KeyGeneratorOptions.of(List.of(), List.of()), null, null, schema).toConfig());
+        KeyGeneratorOptions.of(List.of(), List.of()), null, null, schema, 6).toConfig());
     tEnv.executeSql("""
         CREATE TABLE nokey_events (id STRING, ts BIGINT, PRIMARY KEY (id) NOT ENFORCED)
         WITH ('connector' = 'hudi', 'path' = '%s', 'table.type' = 'COPY_ON_WRITE')""".formatted(table.toUri()));

@@ -6,6 +6,7 @@ import io.riverbed.format.consumer.ConsumerPin;
 import io.riverbed.format.log.AvroDataBlock;
 import io.riverbed.format.log.LogFileWriter;
 import io.riverbed.format.table.Table;
+import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.CleanMetadata;
 import io.riverbed.format.timeline.Instant;
@@ -97,6 +98,7 @@ public final class Archiver implements TableOperation<ArchiveResult> {
   @Override
   public ArchiveResult execute() {
     long start = System.currentTimeMillis();
+    requireArchivable(table);
     Table writable = table.prepareForWrite();
     TimelineStore store = writable.timelineStore();
     Map<Instant, Long> stateFiles = store.modificationTimes();
@@ -140,6 +142,24 @@ public final class Archiver implements TableOperation<ArchiveResult> {
         System.currentTimeMillis() - start, due.size() > heads.size() ? "; " + (due.size() - heads.size())
             + " more instants are due and go in the next runs" : "");
     return new ArchiveResult(Optional.of(archiveFile), files, due.size() > heads.size());
+  }
+
+  /** True if Riverbed archives this table: version 6 (layout 1); version 8 keeps Hudi 1.x's LSM history, not written here. */
+  public static boolean archives(Table table) {
+    return table.config().timelineLayoutVersion() < TableConfig.TIMELINE_LAYOUT_VERSION_2;
+  }
+
+  /**
+   * @throws TableException naming the table for a version 8 table: its archived timeline is Hudi
+   *     1.x's LSM history, which Riverbed does not write; an archive of version 6's form there
+   *     would be a mixed layout
+   */
+  private static void requireArchivable(Table table) {
+    if (!archives(table)) {
+      throw new TableException("cannot archive table " + table.basePath() + ": it has table version "
+          + table.config().version() + ", whose archived timeline is Hudi 1.x's LSM history in " + table.archivePath()
+          + ", which Riverbed does not write yet; archive it with Hudi 1.x, or downgrade it to version 6");
+    }
   }
 
   /** Writes the entries to a temporary log file and renames it to the next archive version. */

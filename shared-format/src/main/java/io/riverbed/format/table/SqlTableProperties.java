@@ -24,8 +24,10 @@ import org.apache.avro.Schema;
  * @param precombineField null for a table without one
  * @param type {@code cow} (default) or {@code mor}
  * @param payloadClass null for the table default
+ * @param tableVersion {@value WriteTableVersion#KEY}: 6 (default) or 8
  */
-public record SqlTableProperties(KeyGeneratorOptions keys, String precombineField, TableType type, String payloadClass) {
+public record SqlTableProperties(KeyGeneratorOptions keys, String precombineField, TableType type, String payloadClass,
+    int tableVersion) {
   public static final String PRIMARY_KEY = "primaryKey";
   public static final String PRECOMBINE_FIELD = "preCombineField";
   public static final String TYPE = "type";
@@ -69,8 +71,14 @@ public record SqlTableProperties(KeyGeneratorOptions keys, String precombineFiel
       throw new InvalidTableException(statement + ": " + e.getMessage(), e);
     }
     String precombine = first(properties, PRECOMBINE_NAMES);
+    int tableVersion;
+    try {
+      tableVersion = WriteTableVersion.fromMap(properties).version();
+    } catch (IllegalArgumentException e) {
+      throw new InvalidTableException(statement + ": " + e.getMessage(), e);
+    }
     return new SqlTableProperties(keys, precombine == null || precombine.isBlank() ? null : precombine.trim(),
-        type(statement, properties), first(properties, PAYLOAD_NAMES));
+        type(statement, properties), first(properties, PAYLOAD_NAMES), tableVersion);
   }
 
   /**
@@ -85,7 +93,8 @@ public record SqlTableProperties(KeyGeneratorOptions keys, String precombineFiel
     } catch (InvalidTableException e) {
       throw new InvalidTableException(statement + ": " + e.getMessage(), e);
     }
-    TableConfig config = new TableDefinition(table, type, keys, precombineField, payloadClass, schema).toConfig();
+    TableConfig config = new TableDefinition(table, type, keys, precombineField, payloadClass, schema, tableVersion)
+        .toConfig();
     return database == null ? config : config.with(Map.of(TableProperty.DATABASE_NAME.key(), database,
         TableProperty.CHECKSUM.key(), String.valueOf(TableConfig.checksumOf(database, table))));
   }

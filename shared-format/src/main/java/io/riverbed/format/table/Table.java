@@ -18,9 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A Hudi table at a base path: its file system, folders, configuration and timeline. Version 6
- * tables are read and written; version 8 tables (Hudi 1.x, timeline layout 2) are read only, their
- * writers refused ({@link #prepareForWrite}). Obtained with {@link #create} or {@link #open}; the
- * instance itself does no I/O until asked.
+ * tables and version 8 tables (Hudi 1.x, timeline layout 2) are read and written, each in its own
+ * layout. Obtained with {@link #create} or {@link #open}; the instance itself does no I/O until asked.
  */
 public final class Table {
 
@@ -41,7 +40,8 @@ public final class Table {
   private final TimelineStore timelineStore;
 
   private Table(FileSystem fs, Path basePath, TableConfig config) {
-    this(fs, basePath, config, TimelineStore.at(fs, timelinePath(basePath, config), config.timelineLayoutVersion()));
+    this(fs, basePath, config, TimelineStore.at(fs, timelinePath(basePath, config), config.timelineLayoutVersion(),
+        config.timelineTimezone().zoneId()));
   }
 
   /** A table derived from another instance of the same table: it shares that instance's timeline store. */
@@ -53,7 +53,8 @@ public final class Table {
   }
 
   /**
-   * Creates a new table: the {@code .hoodie} folder tree Hudi creates, then
+   * Creates a new table: the {@code .hoodie} folder tree Hudi creates for its table version (the
+   * archive folder for version 6; {@code timeline/} and its {@code history/} for version 8), then
    * {@code hoodie.properties} with its checksum.
    *
    * @throws TableExistsException if {@code basePath} already holds a table
@@ -67,8 +68,11 @@ public final class Table {
       throw new TableExistsException("cannot create table '" + config.name() + "' at " + base
           + ": a Hudi table already exists there");
     }
+    String timelineFolders = config.timelineLayoutVersion() >= TableConfig.TIMELINE_LAYOUT_VERSION_2
+        ? config.timelineFolder() + "/" + config.getOrDefault(TableProperty.TIMELINE_HISTORY_PATH)
+        : config.archiveLogFolder();
     try {
-      for (String folder : List.of(SCHEMA_FOLDER, config.archiveLogFolder(), TEMP_FOLDER, AUX_FOLDER,
+      for (String folder : List.of(SCHEMA_FOLDER, timelineFolders, TEMP_FOLDER, AUX_FOLDER,
           BOOTSTRAP_PARTITIONS_FOLDER, BOOTSTRAP_FILE_IDS_FOLDER)) {
         Path p = new Path(meta, folder);
         if (!fs.mkdirs(p)) {
@@ -223,10 +227,10 @@ public final class Table {
    *
    * @throws io.riverbed.format.CorruptFileException if {@code hoodie.properties} is damaged and no
    *     intact backup exists (nothing is deleted then)
-   * @throws InvalidTableException for a table Riverbed does not write (table version 8), before any change
+   * @throws InvalidTableException for a table Riverbed does not write (another table version), before any change
    */
   public Table prepareForWrite() {
-    config.requireSupported(basePath); // before the recovery, which may write: a version 8 table stays untouched
+    config.requireSupported(basePath); // before the recovery, which may write: a table of another version stays untouched
     TableConfig recovered = TableConfigFile.recover(fs, metaPath());
     recovered.requireSupported(basePath);
     return new Table(fs, basePath, recovered, timelineStore).disableMetadataTable();

@@ -20,14 +20,14 @@ import org.apache.hadoop.fs.Path;
  */
 public final class TableConfig {
 
-  /** The only table version Riverbed writes (and the one it creates). */
-  public static final int SUPPORTED_TABLE_VERSION = 6;
+  /** Hudi 0.14/0.15's table version: the one Riverbed creates unless asked for version 8. */
+  public static final int VERSION_6 = 6;
 
   /** Timeline layout of table version 6. */
   public static final int TIMELINE_LAYOUT_VERSION = 1;
 
-  /** Hudi 1.x's table version, which Riverbed reads but does not write. */
-  public static final int READ_ONLY_TABLE_VERSION = 8;
+  /** Hudi 1.x's table version, which Riverbed reads, and writes on tables that have it. */
+  public static final int VERSION_8 = 8;
 
   /** Timeline layout of table version 8. */
   public static final int TIMELINE_LAYOUT_VERSION_2 = 2;
@@ -38,8 +38,11 @@ public final class TableConfig {
   /** The payload class whose merge is commit-time ordering (the latest write wins). */
   static final String COMMIT_TIME_PAYLOAD = "org.apache.hudi.common.model.OverwriteWithLatestAvroPayload";
 
-  /** Hudi's default record merger strategy id. */
+  /** Hudi's default record merger strategy id; in version 8 the id of event-time ordering. */
   public static final String DEFAULT_MERGER_STRATEGY = "eeb8d96f-b1e4-49fd-bbf8-28ac514178e5";
+
+  /** Hudi 1.x's merge strategy id of commit-time ordering (the latest write wins). */
+  static final String COMMIT_TIME_MERGE_STRATEGY = "ce9acb64-bde0-424c-9b91-f6ebba25356d";
 
   private final SortedMap<String, String> properties;
 
@@ -192,6 +195,55 @@ public final class TableConfig {
     return "org.apache.hudi.keygen." + (avro ? simpleName.replace("KeyGenerator", "AvroKeyGenerator") : simpleName);
   }
 
+  /**
+   * The key generator type Hudi 1.x stores in {@code hoodie.table.keygenerator.type} for a key
+   * generator class (the inverse of the type-to-class mapping {@link #keyGeneratorClass} applies).
+   *
+   * @throws InvalidTableException naming the class when it is not one of Hudi's key generators
+   */
+  public static String keyGeneratorTypeOfClass(String className) {
+    String simpleName = className.substring(className.lastIndexOf('.') + 1);
+    boolean avro = simpleName.endsWith("AvroKeyGenerator");
+    String base = simpleName.replace("AvroKeyGenerator", "KeyGenerator");
+    String type = switch (base) {
+      case "SimpleKeyGenerator" -> "SIMPLE";
+      case "ComplexKeyGenerator" -> "COMPLEX";
+      case "TimestampBasedKeyGenerator" -> "TIMESTAMP";
+      case "CustomKeyGenerator" -> "CUSTOM";
+      case "NonpartitionedKeyGenerator" -> "NON_PARTITION";
+      case "GlobalDeleteKeyGenerator" -> "GLOBAL_DELETE";
+      default -> throw new InvalidTableException("key generator class " + className
+          + " has no key generator type in Hudi 1.x (" + TableProperty.KEY_GENERATOR_TYPE.key() + ")");
+    };
+    return avro ? type + "_AVRO" : type;
+  }
+
+  /**
+   * Version 8's merge keys for a payload class, as Hudi 1.x infers them: the event-time payload is
+   * {@code EVENT_TIME_ORDERING}, the latest-write payload (Hudi 0.x's default)
+   * {@code COMMIT_TIME_ORDERING}, any other payload {@code CUSTOM} merged by that payload class;
+   * with the merge strategy id and the payload class.
+   */
+  public static Map<String, String> mergeKeysOf(String payloadClass) {
+    String mode;
+    String strategy;
+    if (payloadClass.equals(EVENT_TIME_PAYLOAD)) {
+      mode = "EVENT_TIME_ORDERING";
+      strategy = DEFAULT_MERGER_STRATEGY;
+    } else if (payloadClass.equals(COMMIT_TIME_PAYLOAD)) {
+      mode = "COMMIT_TIME_ORDERING";
+      strategy = COMMIT_TIME_MERGE_STRATEGY;
+    } else {
+      mode = "CUSTOM";
+      strategy = PAYLOAD_BASED_MERGE_STRATEGY;
+    }
+    var keys = new TreeMap<String, String>();
+    keys.put(TableProperty.RECORD_MERGE_MODE.key(), mode);
+    keys.put(TableProperty.RECORD_MERGE_STRATEGY_ID.key(), strategy);
+    keys.put(TableProperty.PAYLOAD_CLASS.key(), payloadClass);
+    return keys;
+  }
+
   public boolean hiveStylePartitioning() {
     return bool(TableProperty.HIVE_STYLE_PARTITIONING);
   }
@@ -267,7 +319,7 @@ public final class TableConfig {
    * base instant of their file slice (version 6).
    */
   public boolean logFilesNamedByDeltaCommit() {
-    return version() >= READ_ONLY_TABLE_VERSION;
+    return version() >= VERSION_8;
   }
 
   /**
@@ -275,12 +327,7 @@ public final class TableConfig {
    * reads them) rather than requested instant times (version 6).
    */
   public boolean incrementalRangeByCompletionTime() {
-    return version() >= READ_ONLY_TABLE_VERSION;
-  }
-
-  /** True for a table Riverbed may read but not write (table version 8). */
-  public boolean isReadOnly() {
-    return version() == READ_ONLY_TABLE_VERSION;
+    return version() >= VERSION_8;
   }
 
   public String recordMergerStrategy() {
@@ -344,16 +391,10 @@ public final class TableConfig {
   }
 
   /**
-   * Fails unless Riverbed can serve a table with this config: table version 6, timeline layout
-   * version present, table name present.
+   * Fails unless Riverbed can write a table with this config: what {@link #requireReadable} checks
+   * (table version 6 with timeline layout 1, or 8 with layout 2, and a table name).
    */
   public void requireSupported(Path basePath) {
-    int version = version();
-    if (version == READ_ONLY_TABLE_VERSION) {
-      throw new InvalidTableException("table " + basePath + " has table version 8 (written by Hudi 1.x): "
-          + "Riverbed reads it but does not write it yet; write it with Hudi 1.x, or downgrade it to "
-          + "version 6 with Hudi 1.x before writing with Riverbed");
-    }
     requireReadable(basePath);
   }
 
@@ -365,15 +406,15 @@ public final class TableConfig {
    */
   public void requireReadable(Path basePath) {
     int version = version();
-    if (version != SUPPORTED_TABLE_VERSION && version != READ_ONLY_TABLE_VERSION) {
+    if (version != VERSION_6 && version != VERSION_8) {
       throw new InvalidTableException("table " + basePath + " has table version " + version
-          + versionHint(version) + "; Riverbed reads table versions 6 and 8 and writes version 6");
+          + versionHint(version) + "; Riverbed reads and writes table versions 6 and 8");
     }
     if (get(TableProperty.NAME).isEmpty()) {
       throw new InvalidTableException(
           "table " + basePath + ": hoodie.properties has no " + TableProperty.NAME.key());
     }
-    int expectedLayout = version == READ_ONLY_TABLE_VERSION ? TIMELINE_LAYOUT_VERSION_2 : TIMELINE_LAYOUT_VERSION;
+    int expectedLayout = version == VERSION_8 ? TIMELINE_LAYOUT_VERSION_2 : TIMELINE_LAYOUT_VERSION;
     if (get(TableProperty.TIMELINE_LAYOUT_VERSION).isEmpty()) {
       throw new InvalidTableException("table " + basePath + ": hoodie.properties has no "
           + TableProperty.TIMELINE_LAYOUT_VERSION.key() + " (table version " + version + " needs layout "
@@ -387,7 +428,7 @@ public final class TableConfig {
   }
 
   private static String versionHint(int version) {
-    if (version < SUPPORTED_TABLE_VERSION) {
+    if (version < VERSION_6) {
       return " (written by Hudi older than 0.14; upgrade it to version 6 by writing once with Hudi 0.14/0.15)";
     }
     if (version == 7) {
@@ -441,7 +482,9 @@ public final class TableConfig {
   /**
    * Builds the config of a new table: version 6, layout 1, archive folder, the writer keys of
    * §1.2, and the payload class and merger strategy for MERGE_ON_READ (the payload class for
-   * COPY_ON_WRITE too when it is set explicitly).
+   * COPY_ON_WRITE too when it is set explicitly); or, with {@link #tableVersion tableVersion(8)},
+   * version 8's keys as Hudi 1.0.2 writes them (layout 2, timeline and history paths, initial
+   * version, key generator type, merge mode, strategy id and payload class).
    */
   public static final class Builder {
     private final String name;
@@ -460,6 +503,7 @@ public final class TableConfig {
     private String mergerStrategy = DEFAULT_MERGER_STRATEGY;
     private TimelineTimezone timelineTimezone;
     private boolean populateMetaFields = true;
+    private int tableVersion = VERSION_6;
     private final TreeMap<String, String> extra = new TreeMap<>();
 
     private Builder(String name) {
@@ -545,6 +589,21 @@ public final class TableConfig {
       return this;
     }
 
+    /**
+     * The table version to create: 6 (the default, Hudi 0.14/0.15) or 8 (Hudi 1.x: timeline layout
+     * 2 in {@code .hoodie/timeline}, merge mode keys, key generator type), as Hudi 1.0.2 creates it.
+     *
+     * @throws IllegalArgumentException for any other version
+     */
+    public Builder tableVersion(int version) {
+      if (version != VERSION_6 && version != VERSION_8) {
+        throw new IllegalArgumentException("table '" + name + "': cannot create table version " + version
+            + "; Riverbed creates versions " + VERSION_6 + " and " + VERSION_8);
+      }
+      this.tableVersion = version;
+      return this;
+    }
+
     /** Any other key Hudi persists (e.g. {@code hoodie.keygen.timebased.*}). */
     public Builder property(String key, String value) {
       extra.put(Objects.requireNonNull(key), Objects.requireNonNull(value));
@@ -558,9 +617,18 @@ public final class TableConfig {
         put(p, TableProperty.DATABASE_NAME, database);
       }
       put(p, TableProperty.TYPE, type.name());
-      put(p, TableProperty.VERSION, String.valueOf(SUPPORTED_TABLE_VERSION));
-      put(p, TableProperty.TIMELINE_LAYOUT_VERSION, String.valueOf(TIMELINE_LAYOUT_VERSION));
-      put(p, TableProperty.ARCHIVELOG_FOLDER, TableProperty.ARCHIVELOG_FOLDER.defaultValue());
+      put(p, TableProperty.VERSION, String.valueOf(tableVersion));
+      if (tableVersion == VERSION_8) {
+        put(p, TableProperty.INITIAL_VERSION, String.valueOf(VERSION_8));
+        put(p, TableProperty.TIMELINE_LAYOUT_VERSION, String.valueOf(TIMELINE_LAYOUT_VERSION_2));
+        put(p, TableProperty.TIMELINE_PATH, TableProperty.TIMELINE_PATH.defaultValue());
+        put(p, TableProperty.TIMELINE_HISTORY_PATH, TableProperty.TIMELINE_HISTORY_PATH.defaultValue());
+        // Hudi 1.x names its history folder here too; the LSM history lives under the timeline folder
+        put(p, TableProperty.ARCHIVELOG_FOLDER, TableProperty.TIMELINE_HISTORY_PATH.defaultValue());
+      } else {
+        put(p, TableProperty.TIMELINE_LAYOUT_VERSION, String.valueOf(TIMELINE_LAYOUT_VERSION));
+        put(p, TableProperty.ARCHIVELOG_FOLDER, TableProperty.ARCHIVELOG_FOLDER.defaultValue());
+      }
       if (!recordKeyFields.isEmpty()) {
         put(p, TableProperty.RECORD_KEY_FIELDS, String.join(",", recordKeyFields));
       }
@@ -572,6 +640,9 @@ public final class TableConfig {
       }
       if (keyGeneratorClass != null) {
         put(p, TableProperty.KEY_GENERATOR_CLASS, keyGeneratorClass);
+        if (tableVersion == VERSION_8) {
+          put(p, TableProperty.KEY_GENERATOR_TYPE, keyGeneratorTypeOfClass(keyGeneratorClass));
+        }
       }
       put(p, TableProperty.HIVE_STYLE_PARTITIONING, String.valueOf(hiveStylePartitioning));
       put(p, TableProperty.URL_ENCODE_PARTITIONING, String.valueOf(urlEncodePartitioning));
@@ -581,7 +652,9 @@ public final class TableConfig {
       if (createSchema != null) {
         put(p, TableProperty.CREATE_SCHEMA, createSchema);
       }
-      if (type == TableType.MERGE_ON_READ) {
+      if (tableVersion == VERSION_8) {
+        putMergeMode(p);
+      } else if (type == TableType.MERGE_ON_READ) {
         put(p, TableProperty.PAYLOAD_CLASS,
             payloadClass != null ? payloadClass : TableProperty.PAYLOAD_CLASS.defaultValue());
         put(p, TableProperty.RECORD_MERGER_STRATEGY, mergerStrategy);
@@ -598,6 +671,10 @@ public final class TableConfig {
       }
       put(p, TableProperty.CHECKSUM, String.valueOf(checksumOf(database, name)));
       return new TableConfig(p);
+    }
+
+    private void putMergeMode(Map<String, String> p) {
+      p.putAll(mergeKeysOf(payloadClass != null ? payloadClass : TableProperty.PAYLOAD_CLASS.defaultValue()));
     }
 
     private static void put(Map<String, String> p, TableProperty property, String value) {

@@ -12,9 +12,10 @@ import org.apache.avro.Schema;
  *
  * @param precombineField null for a table without ordering field
  * @param payloadClass null for the table default
+ * @param tableVersion 6 or 8 ({@link WriteTableVersion})
  */
 public record TableDefinition(String name, TableType type, KeyGeneratorOptions keys, String precombineField,
-    String payloadClass, Schema schema) {
+    String payloadClass, Schema schema, int tableVersion) {
 
   public TableConfig toConfig() {
     var builder = TableConfig.builder(name)
@@ -26,7 +27,8 @@ public record TableDefinition(String name, TableType type, KeyGeneratorOptions k
         .urlEncodePartitioning(keys.urlEncodePartitionPath())
         .payloadClass(payloadClass)
         .timelineTimezone(TimelineTimezone.UTC)
-        .createSchema(schema.toString());
+        .createSchema(schema.toString())
+        .tableVersion(tableVersion);
     if (precombineField != null) {
       builder.precombineField(precombineField);
     }

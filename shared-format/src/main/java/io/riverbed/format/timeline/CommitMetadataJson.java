@@ -220,7 +220,9 @@ final class CommitMetadataJson {
           rt.path("totalUpsertTime").asLong(), rt.path("totalCreateTime").asLong());
     }
     WriteStat.DeltaStats delta = null;
-    if (s.has("logVersion") || s.has("logOffset") || s.has("logFiles") || s.has("baseFile")) {
+    // present and not null: Hudi 1.x's Avro form has the delta fields on every stat, null on a base file's
+    if (isPresent(s.get("logVersion")) || isPresent(s.get("logOffset")) || isPresent(s.get("logFiles"))
+        || isPresent(s.get("baseFile"))) {
       delta = new WriteStat.DeltaStats(s.path("logVersion").asInt(), s.path("logOffset").asLong(),
           text(s, "baseFile"), strings(s.get("logFiles")));
     }

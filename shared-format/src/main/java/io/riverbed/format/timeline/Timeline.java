@@ -71,6 +71,21 @@ public final class Timeline {
     return instants;
   }
 
+  /**
+   * The greatest time this timeline names, requested or (layout 2) completion time; empty string for
+   * an empty timeline. A new instant, and a completion, must come after it.
+   */
+  public String latestTime() {
+    String latest = "";
+    for (Instant i : instants) {
+      latest = i.time().compareTo(latest) > 0 ? i.time() : latest;
+    }
+    for (String completion : completionTimes.values()) {
+      latest = completion.compareTo(latest) > 0 ? completion : latest;
+    }
+    return latest;
+  }
+
   public boolean isEmpty() {
     return instants.isEmpty();
   }

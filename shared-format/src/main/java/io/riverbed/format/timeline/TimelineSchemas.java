@@ -8,7 +8,8 @@ import org.apache.avro.Schema;
 /**
  * Avro schemas of the timeline records, as compiled into Hudi 0.15.0
  * ({@code org.apache.hudi.avro.model}: same names, field order, unions and defaults), loaded from
- * the {@code .avsc} resources next to this class.
+ * the {@code .avsc} resources next to this class; the commit metadata schemas are Hudi 1.0.2's,
+ * which writes them in a layout-2 timeline (table version 8).
  */
 public final class TimelineSchemas {
 
@@ -35,6 +36,10 @@ public final class TimelineSchemas {
   public static final Schema RESTORE_METADATA = load("HoodieRestoreMetadata");
   public static final Schema RESTORE_METADATA_INSTANT_INFO = arrayItem(RESTORE_METADATA, "restoreInstantInfo");
   public static final Schema REQUESTED_REPLACE_METADATA = load("HoodieRequestedReplaceMetadata");
+  /** Hudi 1.0.2's commit metadata of a layout-2 timeline. */
+  public static final Schema COMMIT_METADATA = load("HoodieCommitMetadata");
+  /** Hudi 1.0.2's replacecommit metadata of a layout-2 timeline. */
+  public static final Schema REPLACE_COMMIT_METADATA = load("HoodieReplaceCommitMetadata");
   /** One instant state of the archived timeline, with every metadata record nested in it. */
   public static final Schema ARCHIVED_META_ENTRY = load("HoodieArchivedMetaEntry");
 

@@ -7,6 +7,7 @@ import io.riverbed.format.file.OnceWrittenFile;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,8 +22,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the active timeline from a table's {@code .hoodie} folder and makes state transitions
  * on it. Every state file is created once and never visible half-written ({@link OnceWrittenFile}).
- * A layout-2 timeline ({@code .hoodie/timeline/}, table version 8) is read only: its completed
- * instants' names carry completion times, and every transition is refused.
+ * In a layout-2 timeline ({@code .hoodie/timeline/}, table version 8) a completed instant's name
+ * carries its completion time ({@code <requested>_<completion>.<action>}), taken when it completes,
+ * and commit metadata is written as Hudi 1.x writes it ({@link #encode}).
  *
  * <p>The store remembers the timeline it listed last ({@link #current}), so the steps of one
  * operation share one listing; {@link #load} lists again. Its own transitions invalidate what it
@@ -35,37 +37,54 @@ public final class TimelineStore {
   private final FileSystem fs;
   private final Path metaPath;
   private final int layoutVersion;
+  /** Completion times of a layout-2 timeline, on the table's timeline clock. */
+  private final InstantTime completionClock;
   /** The last listing, or null when none was made since this store changed the timeline. */
   private Timeline remembered;
   /** Counts this store's changes, so a listing that raced one is not remembered. */
   private long changes;
 
-  private TimelineStore(FileSystem fs, Path metaPath, int layoutVersion) {
+  private TimelineStore(FileSystem fs, Path metaPath, int layoutVersion, ZoneId zone) {
     this.fs = fs;
     this.metaPath = metaPath;
     this.layoutVersion = layoutVersion;
+    this.completionClock = InstantTime.generator(zone);
   }
 
   /** A store over the layout-1 timeline in {@code metaPath} (the table's {@code .hoodie} folder). */
   public static TimelineStore at(FileSystem fs, Path metaPath) {
-    return new TimelineStore(fs, metaPath, 1);
+    return at(fs, metaPath, 1);
   }
 
   /**
    * A store over the timeline of layout {@code layoutVersion} in {@code timelinePath}: {@code .hoodie}
-   * for layout 1, {@code .hoodie/timeline} for layout 2.
+   * for layout 1, {@code .hoodie/timeline} for layout 2; completion times on the local clock (Hudi's
+   * default timeline zone).
    */
   public static TimelineStore at(FileSystem fs, Path timelinePath, int layoutVersion) {
+    return at(fs, timelinePath, layoutVersion, ZoneId.systemDefault());
+  }
+
+  /** A store as {@link #at(FileSystem, Path, int)} with completion times on the clock of {@code zone}. */
+  public static TimelineStore at(FileSystem fs, Path timelinePath, int layoutVersion, ZoneId zone) {
     if (layoutVersion != 1 && layoutVersion != 2) {
       throw new TableException("timeline " + timelinePath + " has layout version " + layoutVersion
           + "; Riverbed reads layouts 1 and 2");
     }
-    return new TimelineStore(fs, timelinePath, layoutVersion);
+    return new TimelineStore(fs, timelinePath, layoutVersion, zone);
   }
 
-  /** True for a layout-2 timeline (table version 8), which this store reads but never changes. */
-  public boolean isReadOnly() {
+  /** True for a layout-2 timeline (table version 8): completion times in names, Avro commit metadata. */
+  public boolean hasCompletionTimes() {
     return layoutVersion >= 2;
+  }
+
+  /**
+   * Commit metadata as this timeline stores it: Hudi 0.x's JSON in layout 1, Hudi 1.x's Avro
+   * container of {@code HoodieCommitMetadata} (or {@code HoodieReplaceCommitMetadata}) in layout 2.
+   */
+  public byte[] encode(CommitMetadata metadata) {
+    return hasCompletionTimes() ? CommitMetadataAvro.write(metadata) : metadata.toJsonBytes();
   }
 
   public Path metaPath() {
@@ -179,14 +198,10 @@ public final class TimelineStore {
         : Instant.parseFileName(fileName).map(i -> new Instant.Named(i, null));
   }
 
-  private void requireWritable(Instant instant) {
-    if (isReadOnly()) {
-      throw new TableException("cannot change instant " + instant + " of timeline " + metaPath
-          + ": a layout-2 timeline (table version 8, Hudi 1.x) is read-only in Riverbed");
-    }
-  }
-
   public boolean exists(Instant instant) {
+    if (hasCompletionTimes() && instant.isCompleted()) {
+      return load().completionTime(instant.time()).isPresent();
+    }
     try {
       return fs.exists(pathOf(instant));
     } catch (IOException e) {
@@ -234,8 +249,14 @@ public final class TimelineStore {
    * {@link CommitConflictException} if it exists already.
    */
   public void create(Instant instant, byte[] content) {
-    requireWritable(instant);
-    Path target = pathOf(instant);
+    if (hasCompletionTimes() && instant.isCompleted()) {
+      throw new TableException("cannot create " + instant + " in timeline " + metaPath
+          + " directly: a completed instant of a layout-2 timeline is named by its completion time; complete it");
+    }
+    createFile(new Path(metaPath, instant.fileName()), content);
+  }
+
+  private void createFile(Path target, byte[] content) {
     try {
       boolean created;
       try {
@@ -267,14 +288,31 @@ public final class TimelineStore {
     return inflight;
   }
 
-  /** Completes an inflight instant: writing the completed file is the atomic commit point. */
+  /**
+   * Completes an inflight instant: writing the completed file is the atomic commit point. In a
+   * layout-2 timeline the file is named with a completion time later than every requested and
+   * completion time listed now, as Hudi 1.x takes it when it completes an instant.
+   *
+   * @throws CommitConflictException if the instant is completed already
+   */
   public Instant complete(Instant inflight, byte[] content) {
     requireState(inflight, State.INFLIGHT);
     Instant done = inflight.withState(State.COMPLETED);
-    create(done, content);
+    if (hasCompletionTimes()) {
+      Timeline listed = load();
+      if (listed.completionTime(done.time()).isPresent()) {
+        throw new CommitConflictException("instant " + done.time() + " of timeline " + metaPath
+            + " is completed already (" + done.fileNameV2(listed.completionTime(done.time()).get()) + ")");
+      }
+      String completionTime = completionClock.nextAfter(listed.latestTime());
+      createFile(new Path(metaPath, done.fileNameV2(completionTime)), content);
+    } else {
+      create(done, content);
+    }
     LOG.info("completed {} in {}", done, metaPath);
     return done;
   }
+
 
   /** Deletes every state file of the instant at {@code time} filed under {@code action}. */
   public void deleteAllStates(String time, Action action) {
@@ -287,7 +325,10 @@ public final class TimelineStore {
 
   /** Deletes one state file, completed ones last by the caller's order; missing files are fine. */
   public void delete(Instant instant) {
-    requireWritable(instant);
+    if (hasCompletionTimes() && instant.isCompleted() && current().completionTime(instant.time()).isEmpty()
+        && load().completionTime(instant.time()).isEmpty()) {
+      return; // no completed file of it in this layout-2 timeline
+    }
     Path path = pathOf(instant);
     try {
       fs.delete(path, false);

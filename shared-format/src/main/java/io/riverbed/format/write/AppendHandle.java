@@ -27,9 +27,12 @@ import org.slf4j.LoggerFactory;
  * Appends one batch of changes to a MERGE_ON_READ file group as a new log file version of its
  * latest slice (storage without append: every write is a new file): one Avro data block with the
  * upserts and, if there are deletes, one delete block. The slice is the one a pending compaction
- * opened if there is one; a new file group's first slice is keyed by the writing instant. The
- * version is one above the highest on storage; if another writer of the table (a Flink task and a
- * Spark task may share a write token) created that file meanwhile, the next version is taken.
+ * opened if there is one; a new file group's first slice is keyed by the writing instant. On a
+ * version 6 table the log file is named by the slice's base instant; on version 8 by the writing
+ * delta commit, as Hudi 1.x names it (readers place it by that commit's completion time). The
+ * version is one above the highest on storage for that name; if another writer of the table (a
+ * Flink task and a Spark task may share a write token) created that file meanwhile, the next
+ * version is taken.
  */
 public final class AppendHandle {
   private static final Logger LOG = LoggerFactory.getLogger(AppendHandle.class);
@@ -96,12 +99,13 @@ public final class AppendHandle {
     if (latestSlice != null) {
       latestSlice.logFiles().forEach(l -> sliceLogs.add(l.fileName()));
     }
-    int version = nextLogVersion(baseInstant);
+    String nameInstant = context.table().config().logFilesNamedByDeltaCommit() ? instant : baseInstant;
+    int version = nextLogVersion(nameInstant);
     String fileName;
     Path path;
     LogFileWriter writer;
     for (int skipped = 0; ; skipped++, version++) {
-      fileName = FileNames.logFileName(fileGroupId.fileId(), baseInstant, version, context.writeToken());
+      fileName = FileNames.logFileName(fileGroupId.fileId(), nameInstant, version, context.writeToken());
       context.prepareFile(partition, fileName, Markers.Type.APPEND);
       path = new Path(context.table().partitionPath(partition), fileName);
       Optional<LogFileWriter> created = LogFileWriter.createIfAbsent(context.table().fs(), path);
@@ -151,15 +155,15 @@ public final class AppendHandle {
     }
   }
 
-  /** One more than the highest version of the slice's log files on storage (committed or not). */
-  private int nextLogVersion(String baseInstant) {
+  /** One more than the highest version of the group's log files named by {@code nameInstant} on storage (committed or not). */
+  private int nextLogVersion(String nameInstant) {
     Path folder = context.table().partitionPath(fileGroupId.partitionPath());
     int max = 0;
     try {
       for (FileStatus st : context.table().fs().listStatus(folder)) {
         Optional<LogFile> log = LogFile.of(st.getPath(), st.getLen());
         if (log.isPresent() && log.get().fileId().equals(fileGroupId.fileId())
-            && log.get().baseInstant().equals(baseInstant)) {
+            && log.get().baseInstant().equals(nameInstant)) {
           max = Math.max(max, log.get().version());
         }
       }

@@ -184,7 +184,7 @@ public final class CompactionRunner implements TableOperation<CommitMetadata> {
       plan.extraMetadata().forEach(metadata::extraMetadata);
     }
     CommitMetadata result = metadata.build();
-    store.complete(inflight, result.toJsonBytes());
+    store.complete(inflight, store.encode(result));
     LOG.info("Completed compaction {} of {}: {} base files written", instantTime, table.basePath(),
         result.writeStats().size());
     deleteMarkersAfterCommit(markers);

@@ -140,7 +140,8 @@ public final class CompactionScheduler implements TableOperation<CompactionSched
       }
     } else {
       InstantTime generator = clock != null ? clock : InstantTime.generator(table.config().timelineTimezone().zoneId());
-      c = generator.nextAfter(floor.orElse(""));
+      // after every instant and completion time (layout 2): logs completed before the plan belong to its slices
+      c = generator.nextAfter(timeline.latestTime());
     }
     if (earliestPendingWrite.isPresent() && earliestPendingWrite.get().time().compareTo(c) <= 0) {
       String reason = "pending write " + earliestPendingWrite.get() + " is not later than compaction instant " + c

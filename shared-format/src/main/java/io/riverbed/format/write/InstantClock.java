@@ -1,7 +1,6 @@
 package io.riverbed.format.write;
 
 import io.riverbed.format.table.Table;
-import io.riverbed.format.timeline.Instant;
 import io.riverbed.format.timeline.InstantTime;
 import io.riverbed.format.timeline.Timeline;
 import java.time.ZoneId;
@@ -21,9 +20,8 @@ public final class InstantClock {
     return GENERATORS.computeIfAbsent(table.config().timelineTimezone().zoneId(), InstantTime::generator);
   }
 
-  /** A time after every instant of {@code timeline}, from {@code generator}. */
+  /** A time after every instant of {@code timeline} (and every completion time it names), from {@code generator}. */
   public static String next(InstantTime generator, Timeline timeline) {
-    String floor = timeline.instants().stream().map(Instant::time).max(String::compareTo).orElse("");
-    return generator.nextAfter(floor);
+    return generator.nextAfter(timeline.latestTime());
   }
 }

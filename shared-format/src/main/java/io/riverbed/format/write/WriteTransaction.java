@@ -209,7 +209,7 @@ public final class WriteTransaction {
     }
     CommitMetadata metadata = builder.build();
     deleteUnreportedFiles();
-    store.complete(inflight, metadata.toJsonBytes());
+    store.complete(inflight, store.encode(metadata));
     committed = true;
     Markers.of(table.fs(), table.metaPath(), inflight.time()).delete();
     LOG.info("Committed {} {} on table {}: {} files", operationType, inflight.withState(State.COMPLETED),

@@ -92,7 +92,7 @@ public final class WriterLease {
   }
 
   static WriterLease acquire(Table table, String writerId, String holder, Duration timeout, LongSupplier clock) {
-    // a table Riverbed only reads (version 8) is refused before anything is written into it
+    // a table of a version Riverbed does not write is refused before anything is written into it
     table.config().requireSupported(table.basePath());
     WriterLease lease = new WriterLease(table, writerId, holder, timeout, clock, null);
     lease.take();

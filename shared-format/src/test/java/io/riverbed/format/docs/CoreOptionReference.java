@@ -8,6 +8,7 @@ import io.riverbed.format.record.KeyGeneratorOptions;
 import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableProperty;
 import io.riverbed.format.table.TableType;
+import io.riverbed.format.table.WriteTableVersion;
 import io.riverbed.format.write.CompactionOptions;
 import io.riverbed.format.write.WriteOptions;
 import io.riverbed.format.write.concurrency.ConcurrencyOptions;
@@ -19,7 +20,7 @@ import java.util.Map;
  * writer passes through, and the {@code hoodie.properties} keys, rendered from
  * {@link WriteOptions}, {@link BaseFileOptions}, {@link KeyGeneratorOptions},
  * {@link CompactionOptions}, {@link CleanOptions}, {@link ArchiveOptions}, {@link ConcurrencyOptions},
- * {@link ConsumerOptions} and
+ * {@link ConsumerOptions}, {@link WriteTableVersion} and
  * {@link TableProperty}.
  */
 public final class CoreOptionReference {
@@ -34,6 +35,10 @@ public final class CoreOptionReference {
         .append("`WITH (...)` of a Flink SQL table, or in the options map of the DataStream writer.\n\n")
         .append("### Files and merging (`WriteOptions`)\n\n")
         .append(OptionsPage.optionTable(WriteOptions.DESCRIPTIONS))
+        .append("\n### Table version (`WriteTableVersion`)\n\n")
+        .append("Read by the Flink and the Spark writer when they create a table, and checked against an existing one\n")
+        .append("(COMPATIBILITY.md, Table version 8).\n\n")
+        .append(OptionsPage.optionTable(WriteTableVersion.DESCRIPTIONS))
         .append("\n### Base files (`BaseFileOptions`)\n\n")
         .append(OptionsPage.optionTable(BaseFileOptions.DESCRIPTIONS))
         .append("\n### Keys and partitions (`KeyGeneratorOptions`)\n\n")
@@ -87,15 +92,29 @@ public final class CoreOptionReference {
     if (fullCow || fullMor) {
       return "when set";
     }
+    if (minimal(TableType.COPY_ON_WRITE, 8).containsKey(p.key())) {
+      return "version 8";
+    }
+    if (full(TableType.COPY_ON_WRITE, 8).containsKey(p.key())) {
+      return "version 8, when set";
+    }
     return "no (read only)";
   }
 
   private static Map<String, String> minimal(TableType type) {
-    return TableConfig.builder("t").type(type).build().properties();
+    return minimal(type, 6);
+  }
+
+  private static Map<String, String> minimal(TableType type, int version) {
+    return TableConfig.builder("t").type(type).tableVersion(version).build().properties();
   }
 
   private static Map<String, String> full(TableType type) {
-    return TableConfig.builder("t").type(type).database("db").recordKeyFields(List.of("k")).partitionFields(List.of("p"))
+    return full(type, 6);
+  }
+
+  private static Map<String, String> full(TableType type, int version) {
+    return TableConfig.builder("t").type(type).tableVersion(version).database("db").recordKeyFields(List.of("k")).partitionFields(List.of("p"))
         .precombineField("ts").keyGeneratorClass("org.apache.hudi.keygen.SimpleKeyGenerator")
         .createSchema("{}").payloadClass("org.apache.hudi.common.model.DefaultHoodieRecordPayload")
         .timelineTimezone(io.riverbed.format.table.TimelineTimezone.UTC).populateMetaFields(false)

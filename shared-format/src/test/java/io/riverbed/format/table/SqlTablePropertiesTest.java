@@ -79,4 +79,18 @@ class SqlTablePropertiesTest {
         .toConfig("CREATE TABLE t", "lake", "trips", SCHEMA);
     assertThat(SqlTableProperties.sqlNamesOf(keyless)).containsExactlyInAnyOrderEntriesOf(Map.of("type", "cow"));
   }
+
+  @Test
+  void tablePropertyWriteTableVersion8CreatesAVersion8Table() {
+    TableConfig v8 = SqlTableProperties.of("CREATE TABLE t", Map.of("primaryKey", "id", "hoodie.write.table.version", "8"),
+        List.of()).toConfig("CREATE TABLE t", "lake", "trips", SCHEMA);
+    assertThat(v8.version()).isEqualTo(8);
+    assertThat(v8.timelineLayoutVersion()).isEqualTo(2);
+    assertThat(SqlTableProperties.of("CREATE TABLE t", Map.of("primaryKey", "id"), List.of())
+        .toConfig("CREATE TABLE t", "lake", "trips", SCHEMA).version()).isEqualTo(6);
+    assertThatThrownBy(() -> SqlTableProperties.of("CREATE TABLE t", Map.of("hoodie.write.table.version", "7"), List.of()))
+        .isInstanceOf(io.riverbed.format.InvalidTableException.class)
+        .hasMessageContaining("CREATE TABLE t")
+        .hasMessageContaining("hoodie.write.table.version");
+  }
 }

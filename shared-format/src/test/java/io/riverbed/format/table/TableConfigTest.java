@@ -115,14 +115,14 @@ class TableConfigTest {
   }
 
   @Test
-  void tableVersionEightIsRefusedAsHudiOneTable() {
-    TableConfig config = TableConfig.of(Map.of("hoodie.table.name", "t", "hoodie.table.version", "8",
+  void tableVersionSevenIsRefusedAsAHudiPreRelease() {
+    TableConfig config = TableConfig.of(Map.of("hoodie.table.name", "t", "hoodie.table.version", "7",
         "hoodie.timeline.layout.version", "2"));
     assertThatThrownBy(() -> config.requireSupported(BASE))
         .isInstanceOf(InvalidTableException.class)
         .hasMessageContaining("file:/data/orders")
-        .hasMessageContaining("table version 8")
-        .hasMessageContaining("Hudi 1.x");
+        .hasMessageContaining("table version 7")
+        .hasMessageContaining("versions 6 and 8");
   }
 
   @Test
@@ -190,15 +190,49 @@ class TableConfigTest {
   }
 
   @Test
-  void versionEightIsReadableButNotWritable() {
+  void versionEightIsReadableAndWritable() {
     TableConfig config = v8(Map.of());
     config.requireReadable(BASE);
+    config.requireSupported(BASE);
     assertThat(config.timelineFolder()).isEqualTo("timeline");
     assertThat(config.logFilesNamedByDeltaCommit()).isTrue();
-    assertThatThrownBy(() -> config.requireSupported(BASE))
-        .isInstanceOf(InvalidTableException.class)
-        .hasMessageContaining("version 8");
     assertThat(TableConfig.of(Map.of("hoodie.table.name", "t", "hoodie.table.version", "6",
         "hoodie.timeline.layout.version", "1")).timelineFolder()).isEmpty();
+  }
+
+  @Test
+  void versionEightConfigHasTheKeysHudi102Writes() {
+    TableConfig config = TableConfig.builder("t").type(TableType.MERGE_ON_READ).tableVersion(8)
+        .recordKeyFields(List.of("id")).partitionFields(List.of("part")).precombineField("ts")
+        .keyGeneratorClass("org.apache.hudi.keygen.SimpleKeyGenerator")
+        .payloadClass("org.apache.hudi.common.model.DefaultHoodieRecordPayload").build();
+    assertThat(config.properties()).contains(
+        Map.entry("hoodie.table.version", "8"),
+        Map.entry("hoodie.table.initial.version", "8"),
+        Map.entry("hoodie.timeline.layout.version", "2"),
+        Map.entry("hoodie.timeline.path", "timeline"),
+        Map.entry("hoodie.timeline.history.path", "history"),
+        Map.entry("hoodie.archivelog.folder", "history"),
+        Map.entry("hoodie.table.keygenerator.type", "SIMPLE"),
+        Map.entry("hoodie.record.merge.mode", "EVENT_TIME_ORDERING"),
+        Map.entry("hoodie.record.merge.strategy.id", "eeb8d96f-b1e4-49fd-bbf8-28ac514178e5"),
+        Map.entry("hoodie.compaction.payload.class", "org.apache.hudi.common.model.DefaultHoodieRecordPayload"));
+    assertThat(config.properties()).doesNotContainKey("hoodie.compaction.record.merger.strategy");
+    config.requireSupported(BASE);
+    assertThat(config.payloadClass()).isEqualTo("org.apache.hudi.common.model.DefaultHoodieRecordPayload");
+  }
+
+  @Test
+  void versionEightMergeModeFollowsThePayloadClass() {
+    TableConfig latest = TableConfig.builder("t").tableVersion(8).build();
+    assertThat(latest.recordMergeMode()).contains("COMMIT_TIME_ORDERING");
+    assertThat(latest.getOrDefault(TableProperty.RECORD_MERGE_STRATEGY_ID)).isEqualTo("ce9acb64-bde0-424c-9b91-f6ebba25356d");
+    assertThat(latest.payloadClass()).isEqualTo("org.apache.hudi.common.model.OverwriteWithLatestAvroPayload");
+    TableConfig custom = TableConfig.builder("t").tableVersion(8).payloadClass("org.example.MyPayload").build();
+    assertThat(custom.recordMergeMode()).contains("CUSTOM");
+    assertThat(custom.getOrDefault(TableProperty.RECORD_MERGE_STRATEGY_ID)).isEqualTo("00000000-0000-0000-0000-000000000000");
+    assertThat(custom.payloadClass()).isEqualTo("org.example.MyPayload");
+    assertThatThrownBy(() -> TableConfig.builder("t").tableVersion(7))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("version 7");
   }
 }

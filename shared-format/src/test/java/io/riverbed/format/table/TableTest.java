@@ -80,31 +80,23 @@ class TableTest {
   }
 
   @Test
-  void versionEightTableOpensForReadingWithItsTimelineUnderTimelineFolder() throws IOException {
+  void versionEightTableOpensWithItsTimelineUnderTimelineFolder() throws IOException {
     writeProperties("hoodie.table.name=new\nhoodie.table.version=8\nhoodie.timeline.layout.version=2\n"
         + "hoodie.timeline.path=timeline\nhoodie.timeline.history.path=history\n");
     Table table = Table.open(fs, base);
-    assertThat(table.config().isReadOnly()).isTrue();
     assertThat(table.timelinePath()).isEqualTo(new Path(fs.makeQualified(base), ".hoodie/timeline"));
     assertThat(table.archivePath()).isEqualTo(new Path(fs.makeQualified(base), ".hoodie/timeline/history"));
-    assertThat(table.timelineStore().isReadOnly()).isTrue();
+    assertThat(table.timelineStore().hasCompletionTimes()).isTrue();
+    assertThat(table.prepareForWrite().config().version()).isEqualTo(8);
   }
 
   @Test
-  void writerOnAVersionEightTableIsRefusedNamingPathAndVersion() throws IOException {
-    writeProperties("hoodie.table.name=new\nhoodie.table.version=8\nhoodie.timeline.layout.version=2\n");
-    Table table = Table.open(fs, base);
-    assertThatThrownBy(table::prepareForWrite)
-        .isInstanceOf(InvalidTableException.class)
-        .hasMessageContaining(fs.makeQualified(base).toString())
-        .hasMessageContaining("table version 8")
-        .hasMessageContaining("does not write");
-    assertThatThrownBy(() -> table.updateConfig(java.util.Map.of("hoodie.table.cdc.enabled", "false")))
-        .isInstanceOf(InvalidTableException.class);
-    assertThatThrownBy(() -> table.timelineStore().createRequested("20250101000000000",
-        io.riverbed.format.timeline.Action.DELTA_COMMIT, new byte[0]))
-        .isInstanceOf(io.riverbed.format.TableException.class)
-        .hasMessageContaining("read-only");
+  void versionEightTableIsCreatedWithTimelineAndHistoryFolders() throws IOException {
+    Table table = Table.create(fs, base, TableConfig.builder("t8").tableVersion(8).build());
+    assertThat(fs.isDirectory(new Path(table.metaPath(), "timeline/history"))).isTrue();
+    assertThat(fs.exists(new Path(table.metaPath(), "archived"))).isFalse();
+    assertThat(fs.exists(new Path(table.metaPath(), "history"))).isFalse();
+    assertThat(Table.open(fs, base).timelinePath()).isEqualTo(new Path(table.metaPath(), "timeline"));
   }
 
   @Test

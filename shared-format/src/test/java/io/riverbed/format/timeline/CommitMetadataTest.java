@@ -132,6 +132,29 @@ class CommitMetadataTest {
   }
 
   @Test
+  void avroRoundTripKeepsEveryFieldInHudi102sSchemas() {
+    WriteStat stat = WriteStat.builder().fileId("id-0").path("a=1/b=2/id-0_0-1-2_003.parquet").prevCommit("002")
+        .cdcStats(Map.of("a=1/b=2/cdc.log", 12L)).numWrites(5).numDeletes(1).numUpdateWrites(2).numInserts(3)
+        .totalWriteBytes(1000).totalWriteErrors(0).tempPath("tmp").partitionPath("a=1/b=2").totalLogRecords(7)
+        .totalLogFilesCompacted(2).totalLogSizeCompacted(300).totalUpdatedRecordsCompacted(4).totalLogBlocks(3)
+        .totalCorruptLogBlock(0).totalRollbackBlocks(1).fileSizeInBytes(1001).minEventTime(10L).maxEventTime(20L)
+        .runtimeStats(new WriteStat.RuntimeStats(1, 2, 3)).build();
+    CommitMetadata compaction = CommitMetadata.builder(WriteOperationType.COMPACT).addWriteStat(stat)
+        .schema("{}").extraMetadata("checkpoint", "k:1").build();
+    CommitMetadata delta = morDeltaCommit();
+    CommitMetadata replace = CommitMetadata.builder(WriteOperationType.INSERT_OVERWRITE).addWriteStat(stat)
+        .addReplacedFileIds("p", List.of("f9", "f10")).addReplacedFileIds("q", List.of()).build();
+
+    for (CommitMetadata m : List.of(compaction, delta, replace)) {
+      byte[] avro = CommitMetadataAvro.write(m);
+      assertThat(CommitMetadataAvro.isAvro(avro)).isTrue();
+      assertThat(CommitMetadata.parse(avro, "test")).isEqualTo(m);
+      String schemaName = AvroTimelineFile.deserializeRequired(avro, null, "test").getSchema().getName();
+      assertThat(schemaName).isEqualTo(m.isReplace() ? "HoodieReplaceCommitMetadata" : "HoodieCommitMetadata");
+    }
+  }
+
+  @Test
   void hudi1AvroDeltaCommitParsesWithItsWriteStatsAndSchema() throws IOException {
     CommitMetadata m = CommitMetadata.parse(resource("mor-deltacommit-hudi-1.0.2.avro"), "mor-deltacommit-hudi-1.0.2.avro");
     assertThat(m.operationType()).isEqualTo(WriteOperationType.UPSERT);

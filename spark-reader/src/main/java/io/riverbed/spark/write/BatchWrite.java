@@ -180,6 +180,7 @@ public final class BatchWrite {
     if (step == SaveMode.Step.WRITE) {
       table = Table.open(fs, base);
       requireSameTable(table, write);
+      write.tableVersion().requireMatches(table);
       Optional<Schema> current = TableSchemaResolver.resolve(table, table.refreshTimeline());
       Schema incoming = SparkAvroSchema.toAvro(columns, TableSchemas.recordName(table.name()),
           TableSchemas.namespace(table.name()));
@@ -201,7 +202,7 @@ public final class BatchWrite {
         replace(fs, base, writerId, holder);
       }
       table = Table.create(fs, base, new TableDefinition(name, write.tableType(), keys, precombine,
-          write.write().payloadClass(), writeSchema).toConfig());
+          write.write().payloadClass(), writeSchema, write.tableVersion().version()).toConfig());
     }
     WriterSession session = WriterSession.start(table, writerId, holder, LEASE_TIMEOUT,
         InstantHeartbeats.WriterKind.BATCH, write.concurrency());

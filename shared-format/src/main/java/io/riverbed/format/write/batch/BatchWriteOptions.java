@@ -4,6 +4,7 @@ import io.riverbed.format.InvalidTableException;
 import io.riverbed.format.base.BaseFileOptions;
 import io.riverbed.format.record.KeyGeneratorOptions;
 import io.riverbed.format.table.TableType;
+import io.riverbed.format.table.WriteTableVersion;
 import io.riverbed.format.timeline.WriteOperationType;
 import io.riverbed.format.write.WriteOptions;
 import io.riverbed.format.write.concurrency.ConcurrencyOptions;
@@ -125,6 +126,7 @@ public record BatchWriteOptions(
       throw new InvalidTableException("hudi: " + e.getMessage());
     }
     int buckets = numBuckets(conf, operation);
+    tableVersion(conf); // a malformed version fails before anything is written
     return new BatchWriteOptions(operation, type, name, deletesAll, parallelism(conf, operation),
         partitionsToDelete(conf.get(PARTITIONS_TO_DELETE)), smallFileGroupCandidates(conf), write, concurrency, buckets,
         buckets == 0 ? List.of() : KeyGeneratorOptions.splitFields(conf.getOrDefault(BUCKET_HASH_FIELD, "")),
@@ -134,6 +136,23 @@ public record BatchWriteOptions(
   /** True with {@value #INDEX_TYPE}=BUCKET: keys are placed by hashing, not looked up. */
   public boolean bucketIndex() {
     return numBuckets > 0;
+  }
+
+  /**
+   * {@value WriteTableVersion#KEY}: the version of a table the write creates, and of an existing one when set.
+   *
+   * @throws InvalidTableException naming the option when its value is not 6 or 8
+   */
+  public WriteTableVersion tableVersion() {
+    return tableVersion(raw);
+  }
+
+  private static WriteTableVersion tableVersion(Map<String, String> conf) {
+    try {
+      return WriteTableVersion.fromMap(conf);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidTableException("hudi: " + e.getMessage());
+    }
   }
 
   /**
@@ -285,6 +304,7 @@ public record BatchWriteOptions(
     keys.addAll(BaseFileOptions.DESCRIPTIONS.keySet());
     keys.addAll(KeyGeneratorOptions.DESCRIPTIONS.keySet());
     keys.addAll(ConcurrencyOptions.DESCRIPTIONS.keySet());
+    keys.addAll(WriteTableVersion.DESCRIPTIONS.keySet());
     keys.add(WRITE_TABLE_NAME);
     return keys;
   }
