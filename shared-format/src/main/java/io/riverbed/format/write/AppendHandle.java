@@ -76,6 +76,16 @@ public final class AppendHandle {
    * @throws InvalidRecordException if a change belongs to another partition
    */
   public Optional<WriteStat> append(List<WriteRecord> batch) {
+    return append(batch, -1);
+  }
+
+  /**
+   * As {@link #append(List)}, with the highest version of the slice's log files on storage already
+   * known to the caller (from its listing of the partition, and its own writes since), so the
+   * partition is not listed again; 0 if there is none. A version another writer took meanwhile is
+   * skipped as in {@link #append(List)}.
+   */
+  public Optional<WriteStat> append(List<WriteRecord> batch, int highestVersionOnStorage) {
     List<WriteRecord> changes = BatchPrecombiner.precombine(batch);
     if (changes.isEmpty()) {
       return Optional.empty();
@@ -98,7 +108,8 @@ public final class AppendHandle {
     if (latestSlice != null) {
       latestSlice.logFiles().forEach(l -> sliceLogs.add(l.fileName()));
     }
-    int version = nextLogVersion(baseInstant);
+    int version = highestVersionOnStorage >= 0 ? Math.max(highestVersionOnStorage + 1, FileNames.FIRST_LOG_VERSION)
+        : nextLogVersion(baseInstant);
     String fileName;
     Path path;
     LogFileWriter writer;
