@@ -414,29 +414,37 @@ class FlinkWriteBenchmark {
       StringBuilder line = new StringBuilder(320);
       for (long i = 0; i < n; i++) {
         long key = i < 1000 || i % 2 == 0 ? keys++ : (long) (random.nextDouble() * keys);
-        int p = (int) (key % PARTITIONS);
-        Random r = new Random(key * 31 + i);
         line.setLength(0);
-        line.append("{\"uuid\":\"").append(UUID.nameUUIDFromBytes(Long.toString(key).getBytes(StandardCharsets.UTF_8)))
-            .append("\",\"ts\":").append(TS0 + i * 1000)
-            .append(",\"rider\":\"rider-").append(String.format(Locale.ROOT, "%05d", key % 10000))
-            .append("\",\"driver\":\"driver-").append(String.format(Locale.ROOT, "%04d", i % 2000))
-            .append("\",\"begin_lat\":").append(r.nextInt(180000) / 1000.0 - 90)
-            .append(",\"begin_lon\":").append(r.nextInt(360000) / 1000.0 - 180)
-            .append(",\"end_lat\":").append(r.nextInt(180000) / 1000.0 - 90)
-            .append(",\"end_lon\":").append(r.nextInt(360000) / 1000.0 - 180)
-            .append(",\"fare\":").append(r.nextInt(10000) / 100.0)
-            .append(",\"tip\":").append(r.nextInt(2000) / 100.0)
-            .append(",\"trip_seconds\":").append(r.nextInt(3600))
-            .append(",\"currency\":\"").append(new String[] {"USD", "EUR", "INR", "BRL"}[(int) (key % 4)])
-            .append("\",\"region\":\"").append(REGIONS[p / 12])
-            .append("\",\"country\":\"country_").append((p / 4) % 3)
-            .append("\",\"city\":\"city_").append(p % 4)
-            .append("\"}\n");
+        appendTripLine(line, key, TS0 + i * 1000, i);
         out.append(line);
       }
     }
     return keys;
+  }
+
+  /**
+   * One JSON line of the trips schema for {@code key} (uuid derived from it, partition {@code key %
+   * PARTITIONS}) with ordering value {@code ts}; the other values vary with {@code i}.
+   */
+  static void appendTripLine(StringBuilder line, long key, long ts, long i) {
+    int p = (int) (key % PARTITIONS);
+    Random r = new Random(key * 31 + i);
+    line.append("{\"uuid\":\"").append(UUID.nameUUIDFromBytes(Long.toString(key).getBytes(StandardCharsets.UTF_8)))
+        .append("\",\"ts\":").append(ts)
+        .append(",\"rider\":\"rider-").append(String.format(Locale.ROOT, "%05d", key % 10000))
+        .append("\",\"driver\":\"driver-").append(String.format(Locale.ROOT, "%04d", i % 2000))
+        .append("\",\"begin_lat\":").append(r.nextInt(180000) / 1000.0 - 90)
+        .append(",\"begin_lon\":").append(r.nextInt(360000) / 1000.0 - 180)
+        .append(",\"end_lat\":").append(r.nextInt(180000) / 1000.0 - 90)
+        .append(",\"end_lon\":").append(r.nextInt(360000) / 1000.0 - 180)
+        .append(",\"fare\":").append(r.nextInt(10000) / 100.0)
+        .append(",\"tip\":").append(r.nextInt(2000) / 100.0)
+        .append(",\"trip_seconds\":").append(r.nextInt(3600))
+        .append(",\"currency\":\"").append(new String[] {"USD", "EUR", "INR", "BRL"}[(int) (key % 4)])
+        .append("\",\"region\":\"").append(REGIONS[p / 12])
+        .append("\",\"country\":\"country_").append((p / 4) % 3)
+        .append("\",\"city\":\"city_").append(p % 4)
+        .append("\"}\n");
   }
 
   private static String slug(String name) {

@@ -55,6 +55,8 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
   private final int dataArity;
   /** The table once it exists; its timeline is refreshed by the packer at each partition it plans. */
   private transient Table table;
+  /** The table's file system: one Hadoop configuration per task, also while the table does not exist yet. */
+  private transient org.apache.hadoop.fs.FileSystem fileSystem;
   private transient ValueState<byte[]> entries;
   private transient ValueState<byte[]> tombstones;
   /** Whether every routed upsert rewrites the key's entry: with a TTL, so that its clock restarts. */
@@ -131,10 +133,12 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
    */
   private Table tableIfExists() {
     if (table == null) {
-      var fs = FlinkTables.fileSystem(options);
+      if (fileSystem == null) {
+        fileSystem = FlinkTables.fileSystem(options);
+      }
       var path = new org.apache.hadoop.fs.Path(options.path());
-      if (Table.exists(fs, path)) {
-        table = Table.open(fs, path);
+      if (Table.exists(fileSystem, path)) {
+        table = Table.open(fileSystem, path);
       }
     }
     return table;

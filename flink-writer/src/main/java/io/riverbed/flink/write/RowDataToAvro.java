@@ -76,6 +76,12 @@ public final class RowDataToAvro implements Serializable {
     }
   }
 
+  /** The Avro value of the field at {@code position} (as {@link #convert}'s record holds it); null if null. */
+  public Object convertField(RowData row, int position) {
+    Object v = getters[position].getFieldOrNull(row);
+    return v == null ? null : converters[position].convert(v);
+  }
+
   /**
    * A record of the full schema with only the fields at {@code positions} converted (the others
    * null): enough for key generation without converting the whole row.
@@ -155,9 +161,13 @@ public final class RowDataToAvro implements Serializable {
     };
   }
 
-  private static byte[] padded(byte[] unscaled, int size) {
+  /** The unscaled value's two's-complement bytes sign-extended to the fixed {@code size}. */
+  static byte[] padded(byte[] unscaled, int size) {
     if (unscaled.length == size) {
       return unscaled;
+    }
+    if (unscaled.length > size) {
+      throw new IllegalArgumentException("a decimal of " + unscaled.length + " bytes does not fit the fixed size " + size);
     }
     byte[] out = new byte[size];
     byte pad = (byte) (unscaled[0] < 0 ? 0xFF : 0x00);

@@ -11,6 +11,7 @@ import io.riverbed.flink.sink.FlinkWriteOptions;
 import io.riverbed.flink.source.BadRecordException;
 import io.riverbed.format.TableException;
 import io.riverbed.format.query.ReadSettings;
+import io.riverbed.format.record.AvroBinaryRecord;
 import io.riverbed.format.record.OrderingValues;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableSchemaResolver;
@@ -88,6 +89,11 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
   private transient RowDataToAvro converter;
   /** With {@link #addsColumns}: the columns added so far and the schema they make; else null. */
   private transient AddedColumns addedColumns;
+  /** Encodes rows straight to Avro binary; null when the schema has a shape it does not cover. */
+  private transient RowDataAvroEncoder encoder;
+  private transient AvroBinaryRecord.Codec binaryRecords;
+  /** The ordering field's position in the row; -1 if there is none. */
+  private transient int orderingPosition;
   private transient RowDataSerializer envelopeSerializer;
   private transient LongMaximum maxBufferedAccumulator;
   private transient String orderingField;
@@ -131,14 +137,19 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
     super.open();
     Schema schema = new Schema.Parser().parse(schemaJson);
     if (addsColumns) {
+      // the schema widens as new fields arrive: rows are converted to records of the current one
       List<RowType.RowField> columns = dataType.getFields().subList(0, dataType.getFieldCount() - 1);
       addedColumns = new AddedColumns(new RowType(dataType.isNullable(), columns), options.tableName());
     } else {
       converter = RowDataToAvro.of(dataType, schema);
+      encoder = RowDataAvroEncoder.of(dataType, schema).orElse(null);
+      binaryRecords = new AvroBinaryRecord.Codec(schema);
     }
     envelopeSerializer = new RowDataSerializer(WriteEnvelope.rowType(dataType));
     finalCheckpoint = -1;
     orderingField = options.precombineField();
+    Schema.Field orderingSchemaField = orderingField == null ? null : schema.getField(orderingField);
+    orderingPosition = orderingSchemaField == null ? -1 : orderingSchemaField.pos();
     table = FlinkTables.open(options);
     var task = getRuntimeContext().getTaskInfo();
     WriteOptions writeOptions = options.writeOptions();
@@ -204,7 +215,26 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
     }
   }
 
+  /**
+   * The change a buffered row stands for: its data encoded straight to Avro binary (the log block
+   * copies the bytes), or converted to an Avro record when the encoder does not cover the schema.
+   */
   private WriteRecord toWriteRecord(BinaryRowData row, String partition) {
+    if (encoder == null) {
+      return toConvertedWriteRecord(row, partition);
+    }
+    String key = WriteEnvelope.key(row);
+    RowData data = WriteEnvelope.data(row, dataType.getFieldCount());
+    Object ordering = orderingPosition < 0 ? null : converter.convertField(data, orderingPosition);
+    if (WriteEnvelope.op(row) == WriteEnvelope.DELETE) {
+      return WriteRecord.delete(key, partition, ordering == null ? null
+          : OrderingValues.ofLogValue(ordering, orderingField, key));
+    }
+    return WriteRecord.upsert(key, partition, binaryRecords.wrap(encoder.encode(data)),
+        orderingPosition < 0 ? OrderingValues.NATURAL_ORDER : OrderingValues.ofLogValue(ordering, orderingField, key));
+  }
+
+  private WriteRecord toConvertedWriteRecord(BinaryRowData row, String partition) {
     String key = WriteEnvelope.key(row);
     RowData fields = WriteEnvelope.data(row, dataType.getFieldCount());
     GenericRecord data = addedColumns != null ? addedColumns.convert(fields) : converter.convert(fields);

@@ -27,15 +27,17 @@ public final class AvroDataBlock implements LogBlock {
 
   private final Map<HeaderKey, String> header;
   private final List<GenericRecord> recordsToWrite;
+  private final List<byte[]> encodedRecordsToWrite;
   private final Schema schemaToWrite;
   private final BlockContent content;
   private final BlockLocation location;
 
   private AvroDataBlock(Map<HeaderKey, String> header, Schema schemaToWrite, List<GenericRecord> recordsToWrite,
-      BlockContent content, BlockLocation location) {
+      List<byte[]> encodedRecordsToWrite, BlockContent content, BlockLocation location) {
     this.header = header;
     this.schemaToWrite = schemaToWrite;
     this.recordsToWrite = recordsToWrite;
+    this.encodedRecordsToWrite = encodedRecordsToWrite;
     this.content = content;
     this.location = location;
   }
@@ -48,7 +50,20 @@ public final class AvroDataBlock implements LogBlock {
     var header = new EnumMap<HeaderKey, String>(HeaderKey.class);
     header.put(HeaderKey.INSTANT_TIME, instantTime);
     header.put(HeaderKey.SCHEMA, schema.toString());
-    return new AvroDataBlock(Map.copyOf(header), schema, List.copyOf(records), null, null);
+    return new AvroDataBlock(Map.copyOf(header), schema, List.copyOf(records), null, null, null);
+  }
+
+  /**
+   * A block to write whose records are already encoded: each element of {@code encodedRecords} is
+   * one record's Avro binary encoding in {@code schema} (which must include the meta fields), the
+   * bytes Avro's {@code GenericDatumWriter} writes for it. The block copies them as they are.
+   * Headers as {@link #of}.
+   */
+  public static AvroDataBlock ofEncoded(String instantTime, Schema schema, List<byte[]> encodedRecords) {
+    var header = new EnumMap<HeaderKey, String>(HeaderKey.class);
+    header.put(HeaderKey.INSTANT_TIME, instantTime);
+    header.put(HeaderKey.SCHEMA, schema.toString());
+    return new AvroDataBlock(Map.copyOf(header), schema, null, List.copyOf(encodedRecords), null, null);
   }
 
   /**
@@ -58,11 +73,11 @@ public final class AvroDataBlock implements LogBlock {
   public static AvroDataBlock withSchemaOnly(Schema schema, List<? extends GenericRecord> records) {
     var header = new EnumMap<HeaderKey, String>(HeaderKey.class);
     header.put(HeaderKey.SCHEMA, schema.toString());
-    return new AvroDataBlock(Map.copyOf(header), schema, List.copyOf(records), null, null);
+    return new AvroDataBlock(Map.copyOf(header), schema, List.copyOf(records), null, null, null);
   }
 
   static AvroDataBlock read(Map<HeaderKey, String> header, BlockContent content, BlockLocation location) {
-    return new AvroDataBlock(Map.copyOf(header), null, null, content, location);
+    return new AvroDataBlock(Map.copyOf(header), null, null, null, content, location);
   }
 
   @Override
@@ -96,9 +111,14 @@ public final class AvroDataBlock implements LogBlock {
     }
   }
 
-  /** Records given to {@link #of}; {@code null} for blocks read from a file. */
+  /** Records given to {@link #of}; {@code null} for blocks read from a file or built by {@link #ofEncoded}. */
   List<GenericRecord> recordsToWrite() {
     return recordsToWrite;
+  }
+
+  /** Encoded records given to {@link #ofEncoded}; {@code null} otherwise. */
+  List<byte[]> encodedRecordsToWrite() {
+    return encodedRecordsToWrite;
   }
 
   /**

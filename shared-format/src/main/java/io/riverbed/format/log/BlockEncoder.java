@@ -74,6 +74,16 @@ final class BlockEncoder {
   }
 
   private void writeRecords(AvroDataBlock block) throws IOException {
+    List<byte[]> encoded = block.encodedRecordsToWrite();
+    if (encoded != null) {
+      out.writeInt(LogFormat.BLOCK_CONTENT_VERSION);
+      out.writeInt(encoded.size());
+      for (byte[] record : encoded) {
+        out.writeInt(record.length);
+        out.write(record);
+      }
+      return;
+    }
     List<GenericRecord> records = block.recordsToWrite();
     if (records == null) {
       throw new IllegalArgumentException("Blocks read from a file cannot be rewritten: " + block.describe());

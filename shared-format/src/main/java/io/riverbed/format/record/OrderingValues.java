@@ -61,6 +61,19 @@ public final class OrderingValues {
   }
 
   /**
+   * As {@link #ofLogRecord}, for the value {@code value} (as an Avro record of the log holds it) of
+   * the ordering field, when the record's ordering field exists: an engine that reads the field from
+   * its own row passes it without building the record.
+   */
+  public static Comparable<?> ofLogValue(Object value, String orderingField, String recordKey) {
+    if (value == null) {
+      throw new InvalidRecordException(
+          "Ordering field '" + orderingField + "' is null in record with key '" + recordKey + "'");
+    }
+    return asComparable(value, orderingField, recordKey);
+  }
+
+  /**
    * The ordering value used when merging a log record onto a base record (Default/EventTime
    * payloads): date logical type → {@link LocalDate}, decimal → {@link BigDecimal}; {@code null}
    * when the field is absent or null.

@@ -10,6 +10,7 @@ import io.riverbed.format.log.AvroDataBlock;
 import io.riverbed.format.log.DeleteBlock;
 import io.riverbed.format.log.DeleteRecord;
 import io.riverbed.format.log.LogFileWriter;
+import io.riverbed.format.record.AvroBinaryRecord;
 import io.riverbed.format.timeline.WriteStat;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -17,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
@@ -71,36 +73,55 @@ public final class AppendHandle {
   }
 
   /**
+   * The instant the log file's name carries: the slice's base instant, or the writing instant on a
+   * table whose log files are named by their delta commit (version 8).
+   */
+  public String logFileInstant() {
+    return context.table().config().logFilesNamedByDeltaCommit() ? context.instantTime() : baseInstant();
+  }
+
+  /**
    * Writes the batch (precombined first) as a new log file.
    *
    * @return the delta write stat; empty if the batch is empty
    * @throws InvalidRecordException if a change belongs to another partition
    */
   public Optional<WriteStat> append(List<WriteRecord> batch) {
+    return append(batch, -1);
+  }
+
+  /**
+   * As {@link #append(List)}, with the highest version of the slice's log files named by
+   * {@link #logFileInstant()} on storage already known to the caller (from its listing of the partition, and its own writes since), so the
+   * partition is not listed again; 0 if there is none. A version another writer took meanwhile is
+   * skipped as in {@link #append(List)}.
+   */
+  public Optional<WriteStat> append(List<WriteRecord> batch, int highestVersionOnStorage) {
     List<WriteRecord> changes = BatchPrecombiner.precombine(batch);
     if (changes.isEmpty()) {
       return Optional.empty();
     }
     String partition = fileGroupId.partitionPath();
     String instant = context.instantTime();
-    List<GenericRecord> records = new ArrayList<>();
     List<DeleteRecord> deletes = new ArrayList<>();
+    List<WriteRecord> upserts = new ArrayList<>(changes.size());
     for (WriteRecord change : changes) {
       requirePartition(change);
       if (change.isDelete()) {
         deletes.add(new DeleteRecord(change.recordKey(), partition, change.orderingValue()));
       } else {
-        records.add(MetaRecords.withMetaFields(context.writerSchema(), change.data(), instant,
-            context.nextSequenceNumber(), change.recordKey(), partition, fileGroupId.fileId()));
+        upserts.add(change);
       }
     }
+    DataRecords records = dataRecords(upserts);
     String baseInstant = baseInstant();
     List<String> sliceLogs = new ArrayList<>();
     if (latestSlice != null) {
       latestSlice.logFiles().forEach(l -> sliceLogs.add(l.fileName()));
     }
-    String nameInstant = context.table().config().logFilesNamedByDeltaCommit() ? instant : baseInstant;
-    int version = nextLogVersion(nameInstant);
+    String nameInstant = logFileInstant();
+    int version = highestVersionOnStorage >= 0 ? Math.max(highestVersionOnStorage + 1, FileNames.FIRST_LOG_VERSION)
+        : nextLogVersion(nameInstant);
     String fileName;
     Path path;
     LogFileWriter writer;
@@ -141,10 +162,68 @@ public final class AppendHandle {
     return Optional.of(stat);
   }
 
-  private long write(LogFileWriter writer, List<GenericRecord> records, List<DeleteRecord> deletes) {
+  /**
+   * The upserts as records of the writer schema: encoded straight from their bytes when every one is
+   * an {@link AvroBinaryRecord} of the table schema (no field decoded), else as Avro records.
+   */
+  private DataRecords dataRecords(List<WriteRecord> upserts) {
+    String instant = context.instantTime();
+    String partition = fileGroupId.partitionPath();
+    Schema writerSchema = context.writerSchema();
+    if (allEncodedAsWriterSchema(upserts, writerSchema)) {
+      var encoding = new MetaRecords.Encoding();
+      List<byte[]> encoded = new ArrayList<>(upserts.size());
+      for (WriteRecord change : upserts) {
+        encoded.add(MetaRecords.encodeWithMetaFields(encoding, instant, context.nextSequenceNumber(),
+            change.recordKey(), partition, fileGroupId.fileId(), (AvroBinaryRecord) change.data()));
+      }
+      return new DataRecords(null, encoded);
+    }
+    List<GenericRecord> records = new ArrayList<>(upserts.size());
+    for (WriteRecord change : upserts) {
+      records.add(MetaRecords.withMetaFields(writerSchema, change.data(), instant,
+          context.nextSequenceNumber(), change.recordKey(), partition, fileGroupId.fileId()));
+    }
+    return new DataRecords(records, null);
+  }
+
+  private static boolean allEncodedAsWriterSchema(List<WriteRecord> upserts, Schema writerSchema) {
+    Schema matching = null;
+    for (WriteRecord change : upserts) {
+      if (!(change.data() instanceof AvroBinaryRecord encoded)) {
+        return false;
+      }
+      Schema schema = encoded.getSchema();
+      if (schema != matching) {
+        if (!MetaRecords.encodesAsWriterSchema(writerSchema, schema)) {
+          return false;
+        }
+        matching = schema;
+      }
+    }
+    return true;
+  }
+
+  /** The data block's records: Avro records, or their encodings. */
+  private record DataRecords(List<GenericRecord> records, List<byte[]> encoded) {
+    int size() {
+      return records != null ? records.size() : encoded.size();
+    }
+
+    boolean isEmpty() {
+      return size() == 0;
+    }
+
+    AvroDataBlock block(String instantTime, Schema writerSchema) {
+      return records != null ? AvroDataBlock.of(instantTime, writerSchema, records)
+          : AvroDataBlock.ofEncoded(instantTime, writerSchema, encoded);
+    }
+  }
+
+  private long write(LogFileWriter writer, DataRecords records, List<DeleteRecord> deletes) {
     try {
       if (!records.isEmpty()) {
-        writer.append(AvroDataBlock.of(context.instantTime(), context.writerSchema(), records));
+        writer.append(records.block(context.instantTime(), context.writerSchema()));
       }
       if (!deletes.isEmpty()) {
         writer.append(DeleteBlock.of(context.instantTime(), context.writerSchema(), deletes));

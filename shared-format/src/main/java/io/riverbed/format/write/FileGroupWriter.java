@@ -7,6 +7,7 @@ import io.riverbed.format.file.FileGroupId;
 import io.riverbed.format.file.FileSlice;
 import io.riverbed.format.file.FileSystemView;
 import io.riverbed.format.file.FileSystemViewLoader;
+import io.riverbed.format.file.LogFile;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableType;
 import io.riverbed.format.timeline.Timeline;
@@ -21,6 +22,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.avro.Schema;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -65,6 +67,10 @@ final class FileGroupWriter {
   private WriteTaskContext context;
   private Timeline timeline;
   private final Map<String, FileSystemView> views = new HashMap<>();
+  /** Per partition listed in this instant: (file id, base instant) to the highest log version on storage. */
+  private final Map<String, Map<String, Integer>> logVersions = new HashMap<>();
+  private Map<FileGroupId, String> pendingCompactions;
+  private Map<FileGroupId, String> replacedFileGroups;
   private final Map<FileGroupId, List<WriteStat>> stats = new LinkedHashMap<>();
   private final Map<FileGroupId, Integer> rolls = new HashMap<>();
   private final Map<FileGroupId, Boolean> intoBase = new HashMap<>();
@@ -107,7 +113,10 @@ final class FileGroupWriter {
     instant = instantTime;
     context = WriteTaskContext.of(table, instantTime, subtask, parallelism, attempt, schema, writeOptions);
     timeline = null;
+    pendingCompactions = null;
+    replacedFileGroups = null;
     views.clear();
+    logVersions.clear();
     stats.clear();
     rolls.clear();
     intoBase.clear();
@@ -146,10 +155,13 @@ final class FileGroupWriter {
     FileSlice slice = latestSlice(id);
     if (table.type() == TableType.MERGE_ON_READ && !writesBase(id, slice)) {
       AppendHandle handle = AppendHandle.of(context, id, Optional.ofNullable(slice));
-      Optional<WriteStat> stat = handle.append(records);
+      String logKey = logVersionKey(fileId, handle.logFileInstant());
+      Map<String, Integer> partitionLogVersions = logVersions.get(partition);
+      Optional<WriteStat> stat = handle.append(records, partitionLogVersions.getOrDefault(logKey, 0));
       if (stat.isEmpty()) {
         return;
       }
+      partitionLogVersions.merge(logKey, stat.get().delta().logVersion(), Math::max);
       afterFileWritten.run();
       stats.computeIfAbsent(id, k -> new ArrayList<>()).add(stat.get());
       written.put(id, new FileSlice(id, handle.baseInstant(), slice == null ? Optional.empty() : slice.baseFile(),
@@ -216,22 +228,51 @@ final class FileGroupWriter {
     return committed.baseInstant().compareTo(mine.baseInstant()) >= 0 ? committed : mine;
   }
 
+  /**
+   * The committed view of one partition, from one listing per instant and partition; the listing
+   * also gives the highest log version of each slice on storage ({@link #logVersions}). The
+   * timeline's pending compactions and replaced file groups are read once per instant, not per
+   * partition.
+   */
   private FileSystemView view(String partition) {
     FileSystemView view = views.get(partition);
     if (view == null) {
       if (timeline == null) {
         timeline = table.refreshTimeline();
       }
+      List<FileStatus> files = FileSystemViewLoader.listDataFiles(table, partition);
       try {
-        view = FileSystemViewLoader.load(table, timeline, List.of(partition));
+        view = viewOf(partition, files);
       } catch (TimelineChangedException e) {
         // a compaction the listing shows pending completed and was archived meanwhile: its slice is the latest
         timeline = table.refreshTimeline();
-        view = FileSystemViewLoader.load(table, timeline, List.of(partition));
+        pendingCompactions = null;
+        replacedFileGroups = null;
+        files = FileSystemViewLoader.listDataFiles(table, partition);
+        view = viewOf(partition, files);
       }
       views.put(partition, view);
+      Map<String, Integer> versions = new HashMap<>();
+      for (FileStatus file : files) {
+        LogFile.of(file.getPath(), file.getLen()).ifPresent(log ->
+            versions.merge(logVersionKey(log.fileId(), log.baseInstant()), log.version(), Math::max));
+      }
+      logVersions.put(partition, versions);
     }
     return view;
+  }
+
+  private FileSystemView viewOf(String partition, List<FileStatus> files) {
+    if (pendingCompactions == null) {
+      pendingCompactions = FileSystemViewLoader.pendingCompactions(table.timelineStore(), timeline);
+      replacedFileGroups = FileSystemViewLoader.replacedFileGroups(table.timelineStore(), timeline);
+    }
+    return FileSystemView.build(timeline, Map.of(partition, files), pendingCompactions, replacedFileGroups,
+        table.config().logFilesNamedByDeltaCommit());
+  }
+
+  private static String logVersionKey(String fileId, String baseInstant) {
+    return fileId + '\u0000' + baseInstant;
   }
 
   private String bucketFileId(String partition, int bucket) {
