@@ -65,7 +65,7 @@ class BundleJarLauncherTest {
     pb.environment().put("RIVERBED_NO_BUILD", "1");
     pb.environment().putAll(environment);
     Process p = pb.start();
-    assertThat(p.waitFor(180, TimeUnit.SECONDS)).as("riverbed-admin finished").isTrue();
+    assertThat(p.waitFor(10, TimeUnit.MINUTES)).as("riverbed-admin finished").isTrue();
     return new Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
   }
 

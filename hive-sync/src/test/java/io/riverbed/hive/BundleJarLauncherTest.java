@@ -50,7 +50,7 @@ class BundleJarLauncherTest {
     pb.environment().put("JAVA", System.getProperty("java.home") + File.separator + "bin" + File.separator + "java");
     pb.environment().put("RIVERBED_JAVA_OPTS", "-Xmx512m -Djava.io.tmpdir=" + System.getProperty("java.io.tmpdir"));
     Process p = pb.start();
-    assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("riverbed-hive-sync finished").isTrue();
+    assertThat(p.waitFor(10, TimeUnit.MINUTES)).as("riverbed-hive-sync finished").isTrue();
     return new Run(p.exitValue(), Files.readAllLines(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
   }
 

@@ -41,7 +41,7 @@ class BundleJarLauncherTest {
       pb.environment().put("SPARK_HOME", sparkHome.toAbsolutePath().toString());
     }
     Process p = pb.start();
-    assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("riverbed-read finished").isTrue();
+    assertThat(p.waitFor(10, TimeUnit.MINUTES)).as("riverbed-read finished").isTrue();
     return new Run(p.exitValue(), Files.readAllLines(out, StandardCharsets.UTF_8), Files.readString(err, StandardCharsets.UTF_8));
   }
 

@@ -93,7 +93,7 @@ class SparkRecipesTest {
     pb.environment().put("SPARK_HOME", sparkHome.toString());
     pb.environment().putAll(env);
     Process p = pb.start();
-    boolean ended = p.waitFor(3, TimeUnit.MINUTES);
+    boolean ended = p.waitFor(10, TimeUnit.MINUTES); // generous: a child Spark/Flink JVM on a loaded machine
     if (!ended) {
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }

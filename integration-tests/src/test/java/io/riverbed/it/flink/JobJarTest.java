@@ -125,7 +125,7 @@ class JobJarTest {
     pb.environment().put("FLINK_CONF_DIR", conf.toString());
     long start = System.nanoTime();
     Process p = pb.start();
-    boolean ended = p.waitFor(3, TimeUnit.MINUTES);
+    boolean ended = p.waitFor(10, TimeUnit.MINUTES); // generous: a child Spark/Flink JVM on a loaded machine
     if (!ended) {
       p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
     }
