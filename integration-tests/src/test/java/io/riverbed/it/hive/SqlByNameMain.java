@@ -89,6 +89,8 @@ public final class SqlByNameMain {
     var command = new ArrayList<String>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.add("-Xmx1g");
+    // short-lived: C1 only and the serial collector, as the Hudi 1.0 oracle's and the Flink children
+    command.addAll(List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"));
     Arrays.stream(System.getProperty("riverbed.test.jvm.flags", "").trim().split("\\s+")).filter(f -> !f.isEmpty())
         .forEach(command::add);
     command.add("-Djava.io.tmpdir=" + Files.createDirectories(out.resolve("tmp")));
