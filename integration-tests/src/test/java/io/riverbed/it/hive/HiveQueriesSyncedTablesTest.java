@@ -109,7 +109,7 @@ class HiveQueriesSyncedTablesTest {
   }
 
   static void sync(RideTable table) {
-    HiveSyncProcesses.sync(dir.resolve("sync"), Duration.ofMinutes(2), List.of("--base-path", table.basePath(),
+    HiveSyncProcesses.sync(dir.resolve("sync"), Duration.ofMinutes(10), List.of("--base-path", table.basePath(),
         "--database", DB, "--metastore-uris", hive.metastoreUri, "--partitioned-by", "city", "--support-timestamp"));
   }
 

@@ -87,7 +87,7 @@ class HiveSyncMatchesHudiTest {
     if (!partitionFields.isEmpty()) {
       args.addAll(List.of("--partition-value-extractor", MULTI_PART));
     }
-    return HiveSyncProcesses.sync(dir.resolve("riverbed-sync"), Duration.ofMinutes(2), args);
+    return HiveSyncProcesses.sync(dir.resolve("riverbed-sync"), Duration.ofMinutes(10), args);
   }
 
   static Map<String, Object> describe(String db, String table) throws Exception {
