@@ -11,7 +11,8 @@ import java.util.List;
  * <p>Literal values are plain Java values of the column's stored type: {@link String},
  * {@link Boolean}, {@link Integer}, {@link Long}, {@link Float}, {@link Double},
  * {@link java.time.LocalDate} for a date, and {@link java.time.Instant} for a timestamp stored as
- * epoch millis or micros. SQL semantics: a comparison with null is never true.
+ * epoch millis or micros; an {@link Integer} also compares with a long column. SQL semantics: a
+ * comparison with null is never true.
  */
 public sealed interface ColumnPredicate extends Serializable {
   /** A comparison operator between a column and a literal. */

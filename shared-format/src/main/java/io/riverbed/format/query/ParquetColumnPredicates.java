@@ -107,7 +107,8 @@ public final class ParquetColumnPredicates {
       }
       case INT64 -> {
         if (logical == null || isSignedInt(logical)) {
-          yield typed(FilterApi.longColumn(column), op, value, v -> v instanceof Long l ? l : null);
+          yield typed(FilterApi.longColumn(column), op, value,
+              v -> v instanceof Long || v instanceof Integer ? ((Number) v).longValue() : null);
         }
         if (logical instanceof LogicalTypeAnnotation.TimestampLogicalTypeAnnotation ts) {
           yield typed(FilterApi.longColumn(column), op, value, v -> v instanceof Instant i ? epoch(i, ts.getUnit()) : null);

@@ -106,7 +106,9 @@ class ParquetColumnPredicatesTest {
 
   @Test
   void aLiteralOfAnotherTypeThanTheColumnDoesNotPrune() {
-    assertThat(groupsRead(new Comparison("amount", Operator.EQ, 15))).as("an int literal for a long column").isEqualTo(3);
+    assertThat(groupsRead(new Comparison("amount", Operator.EQ, "15"))).as("a string literal for a long column").isEqualTo(3);
+    assertThat(groupsRead(new Comparison("amount", Operator.EQ, 15))).as("an int literal widens to a long column").isEqualTo(1);
+    assertThat(groupsRead(new Comparison("name", Operator.EQ, 15))).as("an int literal for a string column").isEqualTo(3);
     assertThat(groupsRead(new Comparison("price", Operator.GT, Double.NaN))).isEqualTo(3);
   }
 
@@ -153,6 +155,6 @@ class ParquetColumnPredicatesTest {
     assertThat(groupsRead(new Or(amount(Operator.LT, 10), unknown))).isEqualTo(3);
     assertThat(groupsRead(new Not(new And(amount(Operator.LT, 10), unknown))))
         .as("under NOT a weaker AND would prune too much").isEqualTo(3);
-    assertThat(ParquetColumnPredicates.forFile(new In("amount", List.of(1L, 2)), file.parquetSchema())).isEmpty();
+    assertThat(ParquetColumnPredicates.forFile(new In("amount", List.of(1L, "2")), file.parquetSchema())).isEmpty();
   }
 }
