@@ -4,6 +4,8 @@ import io.riverbed.flink.sink.FaultInjection;
 import io.riverbed.format.record.TableSchemas;
 
 import io.riverbed.format.base.CloseableIterator;
+import io.riverbed.format.query.ColumnPredicate;
+import io.riverbed.format.query.PruningCounts;
 import io.riverbed.format.query.ReadSettings;
 import io.riverbed.format.query.RowChange;
 import io.riverbed.format.query.SplitReader;
@@ -40,6 +42,8 @@ final class FileSliceReader implements SourceReader<RowData, FileSliceSplit> {
   private final TableToRead source;
   private final RowType rowType;
   private final long limit;
+  private final Optional<ColumnPredicate> filter;
+  private final PruningCounts pruning = new PruningCounts();
   private final Deque<FileSliceSplit> queued = new ArrayDeque<>();
   private String splitReaderPlan;
   private SplitReader splitReader;
@@ -60,11 +64,31 @@ final class FileSliceReader implements SourceReader<RowData, FileSliceSplit> {
    * @param streaming whether it reads a stream of changes (given its splits) or a batch (asking for them)
    */
   FileSliceReader(SourceReaderContext context, TableToRead source, RowType rowType, long limit, boolean streaming) {
+    this(context, source, rowType, limit, streaming, Optional.empty());
+  }
+
+  /**
+   * @param filter the pushed-down filter a batch reader skips base files and row groups by (their
+   *     statistics showing no row passes); the rows read are not filtered, Flink filters them
+   */
+  FileSliceReader(SourceReaderContext context, TableToRead source, RowType rowType, long limit, boolean streaming,
+      Optional<ColumnPredicate> filter) {
     this.context = context;
     this.source = source;
     this.rowType = rowType;
     this.limit = limit;
     this.streaming = streaming;
+    this.filter = streaming ? Optional.empty() : filter;
+    if (this.filter.isPresent()) {
+      context.metricGroup().gauge("baseFilesSkipped", pruning::baseFilesSkipped);
+      context.metricGroup().gauge("rowGroupsSkipped", pruning::rowGroupsSkipped);
+      context.metricGroup().gauge("rowGroupsRead", pruning::rowGroupsRead);
+    }
+  }
+
+  /** The base files and row groups this reader's filter let it skip, and those it read. */
+  PruningCounts pruningCounts() {
+    return pruning;
   }
 
   @Override
@@ -128,6 +152,7 @@ final class FileSliceReader implements SourceReader<RowData, FileSliceSplit> {
     current = split;
     records = streaming && split.split().range().isPresent()
         ? reader.readChanges(split.split(), Optional.of(projection)).map(this::toRow)
+        : filter.isPresent() ? reader.read(split.split(), Optional.of(projection), filter.get(), pruning).map(this::toRow)
         : reader.read(split.split(), Optional.of(projection)).map(this::toRow);
     emittedFromCurrent = 0;
     while (emittedFromCurrent < split.emittedRows() && records.hasNext()) {

@@ -1,5 +1,6 @@
 package io.riverbed.flink.read;
 
+import io.riverbed.format.query.ColumnPredicate;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,8 @@ import org.apache.flink.table.types.logical.RowType;
 /**
  * The bounded Flink source of a Riverbed/Hudi table (FLIP-27): its enumerator plans the query with
  * the core's planner on the JobManager and hands out file slices on demand; its readers read them
- * into rows of {@code rowType}, columns matched to the table's by name.
+ * into rows of {@code rowType}, columns matched to the table's by name, skipping the base files and
+ * row groups whose statistics rule out every row of a pushed-down filter.
  */
 public final class HudiSource implements Source<RowData, FileSliceSplit, PendingSplits> {
   private static final long serialVersionUID = 1L;
@@ -27,17 +29,21 @@ public final class HudiSource implements Source<RowData, FileSliceSplit, Pending
   private final RowType rowType;
   private final List<Map<String, String>> partitions;
   private final long limit;
+  private final ColumnPredicate filter;
 
   /**
    * @param partitions the partitions to read (column values as Flink's partition specs); null: all
    * @param limit rows each reader emits at most; {@code Long.MAX_VALUE} for no limit
+   * @param filter the pushed-down filter readers skip base files and row groups by; null: none
    */
-  public HudiSource(TableToRead table, ReadQuery query, RowType rowType, List<Map<String, String>> partitions, long limit) {
+  public HudiSource(TableToRead table, ReadQuery query, RowType rowType, List<Map<String, String>> partitions, long limit,
+      ColumnPredicate filter) {
     this.table = table;
     this.query = query;
     this.rowType = rowType;
     this.partitions = partitions == null ? null : List.copyOf(partitions);
     this.limit = limit;
+    this.filter = filter;
   }
 
   @Override
@@ -47,7 +53,7 @@ public final class HudiSource implements Source<RowData, FileSliceSplit, Pending
 
   @Override
   public SourceReader<RowData, FileSliceSplit> createReader(SourceReaderContext readerContext) {
-    return new FileSliceReader(readerContext, table, rowType, limit, false);
+    return new FileSliceReader(readerContext, table, rowType, limit, false, Optional.ofNullable(filter));
   }
 
   @Override

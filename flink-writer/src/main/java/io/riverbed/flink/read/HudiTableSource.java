@@ -1,6 +1,7 @@
 package io.riverbed.flink.read;
 
 import io.riverbed.format.TableException;
+import io.riverbed.format.query.ColumnPredicate;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableConfig;
 import java.time.Duration;
@@ -14,9 +15,11 @@ import org.apache.flink.table.connector.source.LookupTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.lookup.LookupFunctionProvider;
 import org.apache.flink.table.connector.source.SourceProvider;
+import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsPartitionPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -24,12 +27,14 @@ import org.apache.flink.table.types.logical.RowType;
  * The scan side of a {@code hudi} table in Flink SQL: a bounded {@link HudiSource} reading only the
  * columns the query uses, only the partitions its partition filters keep (the planner evaluates
  * them on the partition values this source lists from the table's partition paths), and per
- * reader no more rows than a pushed-down {@code LIMIT}. Columns are the declared ones: Hudi's meta
+ * reader no more rows than a pushed-down {@code LIMIT}. Pushed-down filters that translate to the
+ * core's {@link ColumnPredicate} let readers skip base files and Parquet row groups by their
+ * statistics; every filter stays with Flink, which evaluates it on each row read. Columns are the declared ones: Hudi's meta
  * columns are read only when the DDL declares them, as in Hudi's Flink source. In a lookup join it
  * is the dimension table ({@link HudiLookupFunction}).
  */
 public final class HudiTableSource implements ScanTableSource, LookupTableSource, SupportsProjectionPushDown,
-    SupportsLimitPushDown, SupportsPartitionPushDown {
+    SupportsLimitPushDown, SupportsPartitionPushDown, SupportsFilterPushDown {
   private final TableToRead table;
   private final ReadQuery query;
   private final List<String> partitionKeys;
@@ -39,6 +44,7 @@ public final class HudiTableSource implements ScanTableSource, LookupTableSource
   private RowType rowType;
   private List<Map<String, String>> partitions;
   private long limit = Long.MAX_VALUE;
+  private ColumnPredicate filter;
 
   /**
    * @param partitionKeys the DDL's {@code PARTITIONED BY} columns
@@ -63,7 +69,7 @@ public final class HudiTableSource implements ScanTableSource, LookupTableSource
 
   @Override
   public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
-    return SourceProvider.of(new HudiSource(table, query, rowType, partitions, limit), parallelism);
+    return SourceProvider.of(new HudiSource(table, query, rowType, partitions, limit, filter), parallelism);
   }
 
   @Override
@@ -119,11 +125,30 @@ public final class HudiTableSource implements ScanTableSource, LookupTableSource
     this.partitions = List.copyOf(remainingPartitions);
   }
 
+  /**
+   * Keeps the filters that translate to a {@link ColumnPredicate} for skipping by statistics, and
+   * returns every filter as remaining: pruning narrows what is read, never what is returned.
+   */
+  @Override
+  public Result applyFilters(List<ResolvedExpression> filters) {
+    List<ResolvedExpression> accepted = new ArrayList<>();
+    List<ColumnPredicate> translated = new ArrayList<>();
+    for (ResolvedExpression f : filters) {
+      PushedFilters.translate(f).ifPresent(p -> {
+        accepted.add(f);
+        translated.add(p);
+      });
+    }
+    this.filter = translated.isEmpty() ? null : ColumnPredicate.allOf(translated);
+    return Result.of(accepted, filters);
+  }
+
   @Override
   public DynamicTableSource copy() {
     HudiTableSource copy = new HudiTableSource(table, query, rowType, partitionKeys, parallelism, name, lookupRefresh);
     copy.partitions = partitions;
     copy.limit = limit;
+    copy.filter = filter;
     return copy;
   }
 

@@ -2,6 +2,7 @@ package io.riverbed.flink.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.riverbed.format.query.ColumnPredicate;
 import io.riverbed.format.query.QueryType;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableType;
@@ -119,6 +120,30 @@ class FileSliceReaderTest {
   }
 
   /** Collects the emitted rows as {@code id|ts}. */
+  @Test
+  void aFilterSkipsTheBaseFilesWhoseStatisticsRuleOutEveryRowAndKeepsEveryMatchingRow(@TempDir Path dir) throws Exception {
+    TableToRead table = OrdersInSeveralBaseFiles.write(dir);
+    List<FileSliceSplit> splits = SlicePlanner.plan(table, new ReadQuery(QueryType.SNAPSHOT, null, null), Optional.empty());
+    assertThat(splits).as("a base file per commit and day").hasSize(8);
+    ColumnPredicate filter = new ColumnPredicate.Or(new ColumnPredicate.Comparison("ts", ColumnPredicate.Operator.LT, 3L),
+        new ColumnPredicate.Comparison("ts", ColumnPredicate.Operator.GT_EQ, 35L));
+
+    FileSliceReader reader = new FileSliceReader(new CountingContext(), table, ROW, Long.MAX_VALUE, false, Optional.of(filter));
+    reader.addSplits(splits);
+    reader.notifyNoMoreSplits();
+    Rows emitted = new Rows();
+    while (reader.pollNext(emitted) != InputStatus.END_OF_INPUT) {
+      // reads every split
+    }
+    reader.close();
+
+    assertThat(reader.pruningCounts().baseFilesSkipped()).as("files of ts 10..29").isEqualTo(4);
+    assertThat(reader.pruningCounts().baseFilesRead()).isEqualTo(4);
+    assertThat(reader.pruningCounts().rowGroupsSkipped()).isEqualTo(4);
+    assertThat(emitted.ids).as("whole files are read: rows of ts 0..9 and 30..39").hasSize(20)
+        .contains("k0|0", "k1|1", "k2|2", "k35|35", "k36|36", "k37|37", "k38|38", "k39|39");
+  }
+
   private static final class Rows implements ReaderOutput<RowData> {
     final List<String> ids = new ArrayList<>();
 

@@ -12,7 +12,11 @@ import io.riverbed.format.timeline.Timeline;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.IntPredicate;
+import java.util.stream.IntStream;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -20,6 +24,7 @@ import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.config.OptimizerConfigOptions;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
@@ -170,6 +175,66 @@ class HudiTableSourceTest {
     String limited = "SELECT id FROM trips_cow LIMIT 2";
     assertThat(reads.explainSql(limited)).contains("limit=[2]");
     assertThat(select(limited)).hasSize(2).allMatch(r -> r.matches("\\+I\\[[acd]]"));
+  }
+
+  @Test
+  void pushedDownFiltersOnACopyOnWriteTableReturnTheRowsTheyMatch(@TempDir Path dir) throws Exception {
+    TableToRead table = OrdersInSeveralBaseFiles.write(dir);
+    reads.executeSql("CREATE TABLE orders_filtered (id STRING, name STRING, ts BIGINT, dt STRING, PRIMARY KEY (id) NOT "
+        + "ENFORCED) PARTITIONED BY (dt) WITH ('connector' = 'hudi', 'path' = '" + table.path() + "')");
+    Map<String, IntPredicate> filters = new LinkedHashMap<>();
+    filters.put("ts = 35", i -> i == 35);
+    filters.put("ts <> 3 AND ts < 8", i -> i != 3 && i < 8);
+    filters.put("ts <= 2 OR 37 < ts", i -> i <= 2 || i > 37);
+    filters.put("ts >= 38", i -> i >= 38);
+    filters.put("ts IN (5, 26)", i -> i == 5 || i == 26);
+    filters.put("NOT (ts >= 2)", i -> i < 2);
+    filters.put("name IS NULL", i -> OrdersInSeveralBaseFiles.name(i) == null);
+    filters.put("name IS NOT NULL AND ts < 10", i -> OrdersInSeveralBaseFiles.name(i) != null && i < 10);
+    filters.put("name IN ('n01', 'n04', 'n33')", i -> i == 1 || i == 33);
+    filters.put("name > 'n30' AND name <> 'n38'", i -> OrdersInSeveralBaseFiles.name(i) != null && i > 30 && i != 38);
+    assertThat(reads.explainSql("SELECT id FROM orders_filtered WHERE ts = 35")).contains("filter=[");
+
+    for (Map.Entry<String, IntPredicate> filter : filters.entrySet()) {
+      List<String> expected = IntStream.range(0, OrdersInSeveralBaseFiles.ROWS).filter(filter.getValue())
+          .mapToObj(i -> "+I[k" + i + "]").toList();
+      assertThat(select("SELECT id FROM orders_filtered WHERE " + filter.getKey())).as(filter.getKey())
+          .isNotEmpty().containsExactlyInAnyOrderElementsOf(expected);
+    }
+  }
+
+  private static final String EVENT_TIME = ", 'payload.class' = 'org.apache.hudi.common.model.EventTimeAvroPayload'";
+
+  @Test
+  void pushedDownFiltersOnAMergeOnReadTableWithLogsReturnTheSameRowsAsWithoutPushDown(@TempDir Path dir) throws Exception {
+    Path path = dir.resolve("trips_mor_filtered");
+    writes.executeSql(tripsWriteDdl("trips_mor_compacted", path, "MERGE_ON_READ",
+        EVENT_TIME + ", 'compaction.async.enabled' = 'true', 'compaction.delta_commits' = '1'"));
+    insert(path, "INSERT INTO trips_mor_compacted (id, ts, fare, city) VALUES ('a', 1, 10.0, 'x'), ('b', 1, 20.0, 'x'), "
+        + "('c', 1, 30.0, 'x'), ('d', 1, 60.0, 'y'), ('e', 5, 10.0, 'x')");
+    assertThat(open(path).refreshTimeline().ofAction(Action.COMMIT).completed().instants())
+        .as("a compaction wrote base files").isNotEmpty();
+    writes.executeSql(tripsWriteDdl("trips_mor_filtered", path, "MERGE_ON_READ", EVENT_TIME + ", 'compaction.delta_commits' = '10'"));
+    insert(path, "INSERT INTO trips_mor_filtered (id, ts, fare, city) VALUES ('a', 2, 50.0, 'x'), ('c', 2, 5.0, 'x'), "
+        + "('e', 1, 70.0, 'x')");
+    deleteTrip(path, "trips_mor_filtered", "d", 3, "y");
+    assertThat(open(path).refreshTimeline().ofAction(Action.COMMIT).completed().instants())
+        .as("the updates stay in logs over the base files").hasSize(1);
+    reads.executeSql(tripsDdl("trips_mor_filtered", path, "MERGE_ON_READ", "", ""));
+
+    // no base row of city x passes; its slice has logs, so it is read and merged whole: a's raise comes out, e's older
+    // log record loses to its base row (ts 5), d's delete holds
+    String query = "SELECT id, fare FROM trips_mor_filtered WHERE fare > 45.0";
+    List<String> pushedDown = select(query);
+    reads.getConfig().set(OptimizerConfigOptions.TABLE_OPTIMIZER_SOURCE_PREDICATE_PUSHDOWN_ENABLED, false);
+    List<String> notPushedDown;
+    try {
+      notPushedDown = select(query);
+    } finally {
+      reads.getConfig().set(OptimizerConfigOptions.TABLE_OPTIMIZER_SOURCE_PREDICATE_PUSHDOWN_ENABLED, true);
+    }
+    assertThat(pushedDown).as("a's raise is in a log, d's delete too").contains("+I[a, 50.0]").doesNotContain("+I[d, 60.0]", "+I[e, 70.0]")
+        .containsExactlyInAnyOrderElementsOf(notPushedDown);
   }
 
   @Test

@@ -22,6 +22,8 @@ import org.apache.parquet.avro.AvroReadSupport;
 import org.apache.parquet.avro.AvroSchemaConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.filter2.compat.RowGroupFilter;
+import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.api.ReadSupport;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -52,13 +54,15 @@ public final class BaseFileReader {
   private final Map<String, String> footer;
   private final MessageType parquetSchema;
   private final long recordCount;
+  private final List<BlockMetaData> rowGroups;
   private Schema avroSchema;
   private BloomFilter bloomFilter;
   private boolean bloomFilterRead;
 
   private BaseFileReader(Configuration conf, Path path, Map<String, String> footer, MessageType parquetSchema,
-      long recordCount) {
+      long recordCount, List<BlockMetaData> rowGroups) {
     this.conf = conf;
+    this.rowGroups = rowGroups;
     this.path = path;
     this.footer = footer;
     this.parquetSchema = parquetSchema;
@@ -75,7 +79,7 @@ public final class BaseFileReader {
       }
       return new BaseFileReader(conf, path,
           Collections.unmodifiableMap(metadata.getFileMetaData().getKeyValueMetaData()),
-          metadata.getFileMetaData().getSchema(), rows);
+          metadata.getFileMetaData().getSchema(), rows, List.copyOf(metadata.getBlocks()));
     } catch (IOException | RuntimeException e) {
       throw new CorruptFileException("cannot read parquet footer of base file " + path + ": " + e.getMessage(), e);
     }
@@ -96,6 +100,19 @@ public final class BaseFileReader {
 
   public long recordCount() {
     return recordCount;
+  }
+
+  /** The number of Parquet row groups in the file. */
+  public int rowGroupCount() {
+    return rowGroups.size();
+  }
+
+  /**
+   * The number of row groups whose min/max/null-count statistics do not rule out a row passing
+   * {@code predicate} (its columns must have the physical types this file stores them with).
+   */
+  public int rowGroupsMatching(FilterPredicate predicate) {
+    return RowGroupFilter.filterRowGroups(FilterCompat.get(predicate), rowGroups, parquetSchema).size();
   }
 
   /**

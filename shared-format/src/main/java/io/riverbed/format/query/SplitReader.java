@@ -97,6 +97,42 @@ public final class SplitReader {
   }
 
   /**
+   * As {@link #read(Split, Optional)}, skipping what {@code filter} rules out by statistics: a
+   * base-only split's Parquet row groups whose min/max/null counts show that no row can pass it
+   * are not read, nor is its file when no row group is left. The rows of the groups read are all
+   * returned, so the caller still evaluates its filter on every row. A slice with logs is read
+   * whole: a log record may change or delete a base record, so its base file is never pruned.
+   *
+   * @param counts where the base files and row groups read and skipped are counted
+   */
+  public CloseableIterator<GenericRecord> read(Split split, Optional<Schema> projection, ColumnPredicate filter,
+      PruningCounts counts) {
+    if (!split.slice().logFiles().isEmpty()) {
+      return read(split, projection);
+    }
+    try {
+      FileSlice slice = split.slice();
+      BaseFile base = slice.baseFile().orElseThrow(() -> new TableException("empty file slice " + slice.fileGroupId()));
+      BaseFileReader reader = BaseFileReader.open(table.fs().getConf(), base.path());
+      Optional<FilterPredicate> predicate = ParquetColumnPredicates.forFile(filter, reader.parquetSchema());
+      if (predicate.isEmpty()) {
+        counts.baseFile(reader.rowGroupCount(), reader.rowGroupCount());
+        return read(split, projection);
+      }
+      int matching = reader.rowGroupsMatching(predicate.get());
+      counts.baseFile(reader.rowGroupCount(), matching);
+      if (matching == 0) {
+        return emptyIterator();
+      }
+      Predicate<GenericRecord> inRange = split.range().map(SplitReader::commitTimeIn).orElse(r -> true);
+      return filtered(reader.recordsInMatchingRowGroups(readSchema(split, projection), FilterCompat.get(predicate.get())),
+          inRange);
+    } catch (RuntimeException e) {
+      throw split.range().isPresent() ? missingFileOr(split, e) : e;
+    }
+  }
+
+  /**
    * An incremental split that cannot be opened because a file its commits wrote is gone (the
    * cleaner deleted it) fails naming the file and the way out, as Hudi fails such a read without
    * its fallback; any other failure stays as it was.
@@ -129,12 +165,17 @@ public final class SplitReader {
     Predicate<GenericRecord> inRange = split.range().map(SplitReader::commitTimeIn).orElse(r -> true);
     if (slice.logFiles().isEmpty()) {
       BaseFile base = slice.baseFile().orElseThrow(() -> new TableException("empty file slice " + slice.fileGroupId()));
-      Schema readSchema = projection.filter(p -> split.range().isEmpty() || p.getField(MetaFields.COMMIT_TIME) != null).orElse(tableSchema);
+      Schema readSchema = readSchema(split, projection);
       BaseFileReader reader = BaseFileReader.open(table.fs().getConf(), base.path());
       FilterCompat.Filter filter = baseFileFilter.apply(reader.parquetSchema()).map(FilterCompat::get).orElse(FilterCompat.NOOP);
       return filtered(reader.records(readSchema, filter), inRange);
     }
     return filtered(mergedSlice(slice, scanLogs(split), split.range()), inRange);
+  }
+
+  /** The columns a base-only split reads: the projection, or the whole schema when the commit time it filters by is missing. */
+  private Schema readSchema(Split split, Optional<Schema> projection) {
+    return projection.filter(p -> split.range().isEmpty() || p.getField(MetaFields.COMMIT_TIME) != null).orElse(tableSchema);
   }
 
   /**
