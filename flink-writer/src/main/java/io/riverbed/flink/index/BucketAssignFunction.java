@@ -59,6 +59,12 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
   private transient org.apache.hadoop.fs.FileSystem fileSystem;
   private transient ValueState<byte[]> entries;
   private transient ValueState<byte[]> tombstones;
+  /**
+   * False while no tombstone can be in this task's state (none restored, bootstrapped or written):
+   * a new key's tombstone is then not looked up, as each access of the TTL state also runs a
+   * cleanup step, which costs most when the state is nearly empty.
+   */
+  private transient boolean tombstonesMayExist;
   /** Whether every routed upsert rewrites the key's entry: with a TTL, so that its clock restarts. */
   private transient boolean writeEveryUpsert;
   private transient FileGroupPacker packer;
@@ -119,8 +125,19 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
   /** Index bootstrap: the current key is deleted in the table's logs, by a delete ordered {@code ordering}. */
   void tombstone(byte[] ordering) throws java.io.IOException {
     if (ordering != null) {
+      tombstonesMayExist = true;
       tombstones.update(ordering);
     }
+  }
+
+  /** Whether this task's state may hold tombstones; the operator keeps it in its checkpoints. */
+  boolean tombstonesMayExist() {
+    return tombstonesMayExist;
+  }
+
+  /** Set by the operator when the task starts: false only if no tombstone can have been restored. */
+  void tombstonesMayExist(boolean may) {
+    tombstonesMayExist = may;
   }
 
   String tablePath() {
@@ -154,7 +171,9 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
     }
     IndexEntry known = lookup();
     byte[] ordering = WriteEnvelope.ordering(row);
-    if (ordering != null && isStale(known, ordering)) {
+    // a key without a live entry may have a tombstone; read once (each access of the TTL state costs a cleanup step)
+    byte[] tombstone = known == null && ordering != null && tombstonesMayExist ? tombstones.value() : null;
+    if (ordering != null && isStale(known != null ? known.ordering() : tombstone, ordering)) {
       staleDropped.inc();
       out.collect(WriteEnvelope.stale(row, known == null ? null : known.fileId()));
       return;
@@ -165,6 +184,7 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
         entries.clear();
       }
       if (ordering != null) {
+        tombstonesMayExist = true;
         tombstones.update(ordering);
       }
       return;
@@ -178,7 +198,7 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
     }
     if (known != null) {
       out.collect(WriteEnvelope.route(row, WriteEnvelope.DELETE, known.partition(), known.fileId(), dataArity));
-    } else if (ordering != null) {
+    } else if (tombstone != null) {
       tombstones.clear();
     }
     String fileId = packer.assign(partition);
@@ -192,9 +212,8 @@ final class BucketAssignFunction extends KeyedProcessFunction<String, RowData, R
     return bytes == null ? null : IndexEntry.fromBytes(bytes);
   }
 
-  /** True iff a change ordered {@code ordering} is older than the key's last write or kept delete. */
-  private boolean isStale(IndexEntry known, byte[] ordering) throws java.io.IOException {
-    byte[] stored = known != null ? known.ordering() : tombstones.value();
+  /** True iff a change ordered {@code ordering} is older than {@code stored}, the key's last write's or kept delete's. */
+  private static boolean isStale(byte[] stored, byte[] ordering) {
     return stored != null
         && OrderingValues.laterLoses(OrderingValueCodec.decode(stored), OrderingValueCodec.decode(ordering));
   }

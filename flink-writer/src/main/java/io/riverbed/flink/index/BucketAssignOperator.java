@@ -38,10 +38,19 @@ public final class BucketAssignOperator extends KeyedProcessOperator<String, Row
   private static final ListStateDescriptor<Boolean> RESTORE_FLAG =
       new ListStateDescriptor<>("riverbed-bucket-assigner-restore-flag", Types.BOOLEAN);
 
+  /**
+   * One element per subtask: whether its index state may hold tombstones. A union, so that after a
+   * rescale a subtask knows whether any of the key groups it took over may have them.
+   */
+  private static final ListStateDescriptor<Boolean> TOMBSTONES_FLAG =
+      new ListStateDescriptor<>("riverbed-bucket-assigner-tombstones-written", Types.BOOLEAN);
+
   private final boolean bootstrapUpstream;
   private final RowType dataType;
   private transient boolean restored;
   private transient ListState<Boolean> restoreFlag;
+  private transient ListState<Boolean> tombstonesFlag;
+  private transient boolean tombstonesRestored;
   private transient boolean waiting;
   private transient Set<Integer> markedSubtasks;
   private transient List<StreamRecord<RowData>> held;
@@ -64,6 +73,17 @@ public final class BucketAssignOperator extends KeyedProcessOperator<String, Row
     restoreFlag = context.getOperatorStateStore().getUnionListState(RESTORE_FLAG);
     restored = context.isRestored();
     waiting = bootstrapUpstream && !restored;
+    tombstonesFlag = context.getOperatorStateStore().getUnionListState(TOMBSTONES_FLAG);
+    if (restored) {
+      // a checkpoint of a release before the flag holds none: its state may have tombstones
+      boolean any = false;
+      boolean none = true;
+      for (Boolean may : tombstonesFlag.get()) {
+        none = false;
+        any |= may;
+      }
+      tombstonesRestored = any || none;
+    }
   }
 
   @Override
@@ -72,6 +92,7 @@ public final class BucketAssignOperator extends KeyedProcessOperator<String, Row
     markedSubtasks = new HashSet<>();
     held = new ArrayList<>();
     envelopeSerializer = new RowDataSerializer(WriteEnvelope.rowType(dataType));
+    ((BucketAssignFunction) userFunction).tombstonesMayExist(tombstonesRestored);
     if (restored) {
       BucketAssignFunction function = (BucketAssignFunction) userFunction;
       long moved = LegacyIndexLocations.moveAll(getKeyedStateBackend(),
@@ -149,5 +170,6 @@ public final class BucketAssignOperator extends KeyedProcessOperator<String, Row
     }
     super.snapshotState(context);
     restoreFlag.update(List.of(Boolean.TRUE));
+    tombstonesFlag.update(List.of(((BucketAssignFunction) userFunction).tombstonesMayExist()));
   }
 }

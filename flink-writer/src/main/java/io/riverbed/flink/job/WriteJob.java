@@ -135,7 +135,8 @@ public final class WriteJob {
   /**
    * The Flink configuration of the job: streaming mode, checkpoints every interval retained on
    * cancellation in the checkpoint directory, the restore path, parallelism, a bounded restart
-   * strategy (3 attempts, so a bad record does not loop forever), then every {@code --flink-conf};
+   * strategy (3 attempts, so a bad record does not loop forever), object reuse between chained
+   * operators ({@code pipeline.object-reuse}), then every {@code --flink-conf};
    * with {@code state.backend.type=rocksdb} the index's RocksDB settings the flags left unset
    * ({@link io.riverbed.flink.index.RocksDbIndexSettings}).
    */
@@ -155,6 +156,9 @@ public final class WriteJob {
     conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
     conf.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, java.time.Duration.ofSeconds(1));
     conf.set(PipelineOptions.NAME, jobName(config));
+    // every operator of the job emits new rows and holds none it received (the assigner and the writer copy
+    // or encode what they keep), so chained operators need not copy each row: a copy per field per operator
+    conf.set(PipelineOptions.OBJECT_REUSE, true);
     config.flinkConf().forEach(conf::setString);
     var rocksDb = io.riverbed.flink.index.RocksDbIndexSettings.apply(conf);
     if (!rocksDb.isEmpty()) {

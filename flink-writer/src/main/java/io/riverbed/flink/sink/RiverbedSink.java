@@ -164,7 +164,7 @@ public final class RiverbedSink {
         bootstrap = false;
       }
       SingleOutputStreamOperator<RowData> assigned = toAssign
-          .keyBy(byKey, Types.STRING)
+          .keyBy(byKey, io.riverbed.flink.index.RecordKeyType.INSTANCE)
           .transform("riverbed: bucket-assigner [" + options.tableName() + "]", envelopeType,
               new BucketAssignOperator(options, bootstrap, inputType))
           .uid(uidPrefix + "-bucket-assigner")

@@ -48,10 +48,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The stream writer, a thin operator over the core's {@link TableWriter}: keyed by file group, it
- * hands the binary envelope rows to the writer, which buffers them per file group in bounded memory
- * ({@code write.batch.size} per task), converts a group's rows to Avro records when it writes them
- * (here, {@link #toWriteRecord}) and writes every buffer in {@code snapshotState}
- * ({@link TableWriter#prepareCommit}). The operator then reports the write stats to the
+ * hands each change to the writer, which buffers them per file group in bounded memory
+ * ({@code write.batch.size} per task) and writes every buffer in {@code snapshotState}
+ * ({@link TableWriter#prepareCommit}). A change is encoded to Avro binary as it arrives
+ * ({@link RowDataAvroEncoder}), so a checkpoint's flush only writes bytes; when the encoder does not
+ * cover the schema, or the schema widens while the job runs ({@link AddedColumns}), the binary row
+ * is buffered and converted to an Avro record when its group is written ({@link #toConvertedWriteRecord}). The operator then reports the write stats to the
  * {@link WriteCoordinator} (protocol there).
  *
  * <p>Its one output, once per attempt (before its first checkpoint barrier, or at the end of its
@@ -69,6 +71,8 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
 
   static final String MAX_BUFFERED_ACCUMULATOR = "riverbed-writer-max-buffered-bytes";
   private static final Duration INSTANT_TIMEOUT = Duration.ofMinutes(10);
+  /** The record, the key string, the Avro wrapper and the ordering value of one encoded change. */
+  private static final long ENCODED_RECORD_OVERHEAD_BYTES = 160;
 
   private final FlinkWriteOptions options;
   private final RowType dataType;
@@ -85,7 +89,8 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
   /** The instant of this task's last reported epoch: the coordinator must not give it again. */
   private transient String previousInstant;
   private transient Table table;
-  private transient TableWriter<BinaryRowData> writer;
+  /** Buffers {@link WriteRecord}s encoded on arrival, or {@link BinaryRowData} rows converted when written. */
+  private transient TableWriter<Object> writer;
   private transient RowDataToAvro converter;
   /** With {@link #addsColumns}: the columns added so far and the schema they make; else null. */
   private transient AddedColumns addedColumns;
@@ -154,7 +159,7 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
     var task = getRuntimeContext().getTaskInfo();
     WriteOptions writeOptions = options.writeOptions();
     boolean bucketIndex = options.indexType() == FlinkWriteOptions.IndexType.BUCKET;
-    TableWriter.Builder<BinaryRowData> builder = TableWriter.<BinaryRowData>builder(table, schema, writeOptions)
+    TableWriter.Builder<Object> builder = TableWriter.builder(table, schema, writeOptions)
         .task(task.getIndexOfThisSubtask(), task.getNumberOfParallelSubtasks(), task.getAttemptNumber())
         .routing(bucketIndex ? TableWriter.Routing.BUCKET : TableWriter.Routing.FILE_ID)
         .bufferLimitBytes(options.batchSizeBytes())
@@ -164,7 +169,9 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
       builder.keyVersions(StoredKeyVersions.of(table, ReadSettings.fromOptions(options.raw()), tombstones,
           options.tombstoneRetention()));
     }
-    writer = builder.build(this::currentInstant, this::toWriteRecord);
+    writer = builder.build(this::currentInstant,
+        (buffered, partition) -> buffered instanceof WriteRecord encoded ? encoded
+            : toConvertedWriteRecord((BinaryRowData) buffered, partition));
     if (addedColumns != null) {
       // the columns the table has already, so the first rows of new fields are typed as committed
       TableSchemaResolver.resolve(table, table.refreshTimeline()).filter(addedColumns::adopt)
@@ -194,8 +201,14 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
     if (addedColumns != null && !WriteEnvelope.hasNoData(row)) {
       addColumnsFor(row);
     }
-    BinaryRowData binary = row instanceof BinaryRowData b ? b.copy() : envelopeSerializer.toBinaryRow(row).copy();
-    writer.write(WriteEnvelope.partition(binary), WriteEnvelope.fileGroup(binary), binary, binary.getSizeInBytes());
+    if (encoder != null) {
+      String partition = WriteEnvelope.partition(row);
+      WriteRecord record = toEncodedWriteRecord(row, partition);
+      writer.write(partition, WriteEnvelope.fileGroup(row), record, bufferedSize(record));
+    } else {
+      BinaryRowData binary = row instanceof BinaryRowData b ? b.copy() : envelopeSerializer.toBinaryRow(row).copy();
+      writer.write(WriteEnvelope.partition(binary), WriteEnvelope.fileGroup(binary), binary, binary.getSizeInBytes());
+    }
     maxBufferedAccumulator.add(writer.maxBufferedBytes());
   }
 
@@ -215,14 +228,8 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
     }
   }
 
-  /**
-   * The change a buffered row stands for: its data encoded straight to Avro binary (the log block
-   * copies the bytes), or converted to an Avro record when the encoder does not cover the schema.
-   */
-  private WriteRecord toWriteRecord(BinaryRowData row, String partition) {
-    if (encoder == null) {
-      return toConvertedWriteRecord(row, partition);
-    }
+  /** The change {@code row} stands for, its data encoded straight to Avro binary (the log block copies the bytes). */
+  private WriteRecord toEncodedWriteRecord(RowData row, String partition) {
     String key = WriteEnvelope.key(row);
     RowData data = WriteEnvelope.data(row, dataType.getFieldCount());
     Object ordering = orderingPosition < 0 ? null : converter.convertField(data, orderingPosition);
@@ -232,6 +239,12 @@ final class StreamWriteOperator extends AbstractStreamOperator<byte[]>
     }
     return WriteRecord.upsert(key, partition, binaryRecords.wrap(encoder.encode(data)),
         orderingPosition < 0 ? OrderingValues.NATURAL_ORDER : OrderingValues.ofLogValue(ordering, orderingField, key));
+  }
+
+  /** What an encoded change holds in memory: its bytes, its key's characters and the objects around them. */
+  private static long bufferedSize(WriteRecord record) {
+    long data = record.data() instanceof AvroBinaryRecord encoded ? encoded.bytes().length : 0;
+    return data + 2L * record.recordKey().length() + ENCODED_RECORD_OVERHEAD_BYTES;
   }
 
   private WriteRecord toConvertedWriteRecord(BinaryRowData row, String partition) {

@@ -70,11 +70,18 @@ class BucketAssignOperatorTest {
   /** @param backend the state backend; null: the harness's heap backend */
   private KeyedOneInputStreamOperatorTestHarness<String, RowData, RowData> harness(boolean bootstrap,
       Map<String, String> extra, OperatorSubtaskState restoreFrom, StateBackend backend) throws Exception {
+    return harness(bootstrap, extra, restoreFrom, backend, RecordKeyType.INSTANCE);
+  }
+
+  /** @param keyType the keys' type: {@link RecordKeyType} as the job keys the assigner, or an earlier release's */
+  private KeyedOneInputStreamOperatorTestHarness<String, RowData, RowData> harness(boolean bootstrap,
+      Map<String, String> extra, OperatorSubtaskState restoreFrom, StateBackend backend,
+      org.apache.flink.api.common.typeinfo.TypeInformation<String> keyType) throws Exception {
     Map<String, String> conf = new LinkedHashMap<>(WriterFixtures.options(dir, "MERGE_ON_READ"));
     conf.putAll(extra);
     var options = FlinkWriteOptions.fromMap(conf);
     var operator = new BucketAssignOperator(options, bootstrap, WriterFixtures.ROW_TYPE);
-    var h = new KeyedOneInputStreamOperatorTestHarness<>(operator, BY_KEY, Types.STRING);
+    var h = new KeyedOneInputStreamOperatorTestHarness<>(operator, BY_KEY, keyType);
     harnesses.add(h);
     if (backend != null) {
       h.setStateBackend(backend);
@@ -221,6 +228,47 @@ class BucketAssignOperatorTest {
     assertThat(out).hasSize(2);
     assertThat(out.get(0)).isEqualTo(new Routed(WriteEnvelope.UPSERT, "k1", PARIS, group));
     assertThat(out.get(1).op()).as("the tombstone survived the restore").isEqualTo(WriteEnvelope.STALE);
+  }
+
+  /**
+   * Jobs of earlier releases keyed the index by {@code Types.STRING}: their checkpoints and savepoints
+   * restore into the {@link RecordKeyType} keys (the same bytes), on the heap and on RocksDB. (The
+   * other way, an earlier release restoring this one's, Flink refuses: its string serializer accepts
+   * only its own.)
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"heap", "rocksdb"})
+  void indexCheckpointsOfStringKeyedJobsRestoreIntoRecordKeys(String backendName) throws Exception {
+    var earlier = harness(false, Map.of(), null, backend(backendName), Types.STRING);
+    String group = process(earlier, upsert("k1", 10, 0), upsert("ключ-2", 10, 1)).get(0).fileGroup();
+    process(earlier, delete("ключ-2", 30, 1));
+    OperatorSubtaskState stringKeyed = earlier.snapshot(1, 1);
+
+    var current = harness(false, Map.of(), stringKeyed, backend(backendName), RecordKeyType.INSTANCE);
+    List<Routed> out = process(current, upsert("k1", 11, 0), upsert("ключ-2", 20, 1));
+    assertThat(out.get(0)).isEqualTo(new Routed(WriteEnvelope.UPSERT, "k1", PARIS, group));
+    assertThat(out.get(1).op()).as("the tombstone restored").isEqualTo(WriteEnvelope.STALE);
+  }
+
+  /**
+   * The assigner looks a new key's tombstone up only if its state may hold tombstones; a checkpoint
+   * of an earlier release carries no such flag, and its tombstones must still count.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"heap", "rocksdb"})
+  void tombstonesOfACheckpointWithoutTheTombstoneFlagStillMakeOlderChangesStale(String backendName) throws Exception {
+    var h = harness(false, Map.of(), null, backend(backendName));
+    process(h, upsert("k1", 10, 0), delete("k1", 30, 0));
+    OperatorSubtaskState full = h.snapshot(1, 1);
+    OperatorSubtaskState keyedOnly = OperatorSubtaskState.builder()
+        .setManagedKeyedState(full.getManagedKeyedState()).build();
+
+    var restored = harness(false, Map.of(), keyedOnly, backend(backendName));
+    assertThat(process(restored, upsert("k1", 20, 0), upsert("k2", 5, 0))).extracting(Routed::op)
+        .containsExactly(WriteEnvelope.STALE, WriteEnvelope.UPSERT);
+    var again = harness(false, Map.of(), full, backend(backendName));
+    assertThat(process(again, upsert("k1", 20, 0))).extracting(Routed::op).containsExactly(WriteEnvelope.STALE);
+    assertThat(process(again, upsert("k1", 31, 0))).extracting(Routed::op).containsExactly(WriteEnvelope.UPSERT);
   }
 
   /** An upsert without ordering value (changes not ordered across commits). */

@@ -169,6 +169,9 @@ public final class PartitionPaths {
     if (segment.indexOf('\u0000') >= 0) {
       return "path segment contains the NUL character";
     }
+    if (segment.indexOf('.') < 0) {
+      return null;
+    }
     for (String part : segment.split("\\\\", -1)) {
       if (part.startsWith(".")) {
         if (part.equals(".") || part.equals("..")) {
