@@ -2,6 +2,7 @@ package io.riverbed.admin;
 
 import io.riverbed.format.InvalidTableException;
 import io.riverbed.format.TableException;
+import io.riverbed.format.file.NioLocalFileSystem;
 import io.riverbed.format.table.Table;
 import java.io.IOException;
 import java.net.URI;
@@ -70,7 +71,7 @@ final class HadoopSettings {
     org.apache.hadoop.fs.Path base = withDefaultAuthority(new org.apache.hadoop.fs.Path(path), conf);
     FileSystem fs;
     try {
-      fs = base.getFileSystem(conf);
+      fs = NioLocalFileSystem.of(base, conf);
     } catch (IOException e) {
       throw new TableException("cannot reach the file system of " + path + ": " + e.getMessage(), e);
     }

@@ -1,6 +1,7 @@
 package io.riverbed.spark;
 
 import io.riverbed.format.TableException;
+import io.riverbed.format.file.NioLocalFileSystem;
 import io.riverbed.format.query.QueryPlan;
 import io.riverbed.format.query.QueryPlanner;
 import io.riverbed.format.query.QuerySpec;
@@ -46,7 +47,7 @@ public final class LoadedTable {
   public static LoadedTable load(ReadOptions options, Configuration conf) {
     FileSystem fs;
     try {
-      fs = new Path(options.path().replaceAll("[*?\\[{].*$", "")).getFileSystem(conf);
+      fs = NioLocalFileSystem.of(new Path(options.path().replaceAll("[*?\\[{].*$", "")), conf);
     } catch (java.io.IOException e) {
       throw new TableException("hudi: cannot reach the file system of " + options.path() + ": " + e.getMessage(), e);
     }

@@ -1,5 +1,6 @@
 package io.riverbed.spark;
 
+import io.riverbed.format.file.NioLocalFileSystem;
 import io.riverbed.format.query.QueryPlan;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.Action;
@@ -58,7 +59,7 @@ public final class ShippedPlan implements Serializable {
     Path base = new Path(basePath);
     Table table;
     try {
-      table = Table.open(base.getFileSystem(conf), base);
+      table = Table.open(NioLocalFileSystem.of(base, conf), base);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot reach " + basePath, e);
     }

@@ -1,5 +1,6 @@
 package io.riverbed.flink.sink;
 
+import io.riverbed.format.file.NioLocalFileSystem;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableExistsException;
 import io.riverbed.format.table.TableDefinition;
@@ -31,7 +32,7 @@ public final class FlinkTables {
       }
     });
     try {
-      return new Path(path).getFileSystem(conf);
+      return NioLocalFileSystem.of(new Path(path), conf);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot get the file system of " + path, e);
     }

@@ -3,6 +3,7 @@ package io.riverbed.spark.write;
 import io.riverbed.format.CommitConflictException;
 import io.riverbed.format.InvalidTableException;
 import io.riverbed.format.TableException;
+import io.riverbed.format.file.NioLocalFileSystem;
 import io.riverbed.format.query.QueryPlan;
 import io.riverbed.format.record.KeyGeneratorOptions;
 import io.riverbed.format.record.MetaFields;
@@ -508,7 +509,7 @@ public final class BatchWrite {
 
   private static FileSystem fileSystem(String path, Configuration conf) {
     try {
-      return new Path(path).getFileSystem(conf);
+      return NioLocalFileSystem.of(new Path(path), conf);
     } catch (IOException e) {
       throw new TableException("hudi: cannot reach the file system of " + path + ": " + e.getMessage(), e);
     }

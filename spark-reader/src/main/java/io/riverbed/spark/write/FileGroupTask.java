@@ -1,5 +1,6 @@
 package io.riverbed.spark.write;
 
+import io.riverbed.format.file.NioLocalFileSystem;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.write.batch.BatchWriteOptions;
 import io.riverbed.format.write.batch.BucketTaskWrite;
@@ -53,7 +54,7 @@ final class FileGroupTask implements Function2<Integer, Iterator<TaskWrite.Route
     Path base = new Path(basePath);
     Table table;
     try {
-      table = Table.open(base.getFileSystem(conf.value().value()), base);
+      table = Table.open(NioLocalFileSystem.of(base, conf.value().value()), base);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot reach table " + basePath, e);
     }
