@@ -276,7 +276,7 @@ class FlinkWriteBenchmark {
       Samples cpu = Samples.ratios("Iceberg/Riverbed CPU", cpuSeconds.get(ICEBERG), cpuSeconds.get("Riverbed MOR"));
       report.format("- Apache Iceberg %s Flink upsert sink / Riverbed, wall time: ratio of medians **%.2f** (per-round "
               + "%.2f–%.2f); process CPU: ratio of medians **%.2f** (per-round %.2f–%.2f); above 1 Riverbed is faster",
-          org.apache.iceberg.flink.sink.FlinkSink.class.getPackage().getImplementationVersion(),
+          org.apache.iceberg.IcebergBuild.version(),
           seconds.get(ICEBERG).median() / seconds.get("Riverbed MOR").median(), wall.min(), wall.max(),
           cpuSeconds.get(ICEBERG).median() / cpuSeconds.get("Riverbed MOR").median(), cpu.min(), cpu.max());
     }
