@@ -31,10 +31,22 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.RestOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
+import org.apache.flink.configuration.WebOptions;
+import org.apache.flink.runtime.jobgraph.JobGraph;
+import org.apache.flink.runtime.jobmaster.JobResult;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.paimon.flink.sink.FlinkSinkBuilder;
 import org.apache.hadoop.conf.Configuration;
@@ -54,8 +66,15 @@ import org.junit.jupiter.api.Test;
  * comparison; {@code -Dbench.flink.paimon=true} (the default) adds Apache Paimon's primary-key table
  * ({@link PaimonSink}) as a third sink of the same job, and the report gives Paimon/Riverbed wall and
  * CPU ratios. {@code -Dbench.flink.rocksdb=true} adds the Riverbed writer with its index on RocksDB
- * ({@code --flink-conf state.backend.type=rocksdb}). Rounds alternate the order; heap is measured by
- * {@link HeapWatcher}.
+ * ({@code --flink-conf state.backend.type=rocksdb}). {@code -Dbench.flink.iceberg=true} (the default)
+ * adds Apache Iceberg's Flink upsert sink ({@link IcebergUpsertSink}), its table read back after the
+ * last round with Iceberg's own reader. Rounds alternate the order; heap is measured by
+ * {@link HeapWatcher}; every job runs on a MiniCluster of its own whose checkpoint statistics
+ * ({@link CheckpointStats}) give the checkpoints' count, end-to-end duration and checkpointed size.
+ *
+ * <p>{@code -Dbench.flink.keys=zipf} (default {@code uniform}) draws every event's key from
+ * {@code bench.records/2} keys with Zipf's law, skew {@code bench.flink.zipf.skew} ({@link InputKeys});
+ * the same input goes to every sink of the run.
  *
  * <p>{@code -Dbench.flink.compaction=true} adds a third sink in the same rounds: the same writer
  * with the compaction stage ({@code compaction.async.enabled=true}, every
@@ -78,6 +97,9 @@ class FlinkWriteBenchmark {
   private final boolean compaction = Boolean.getBoolean("bench.flink.compaction");
   private final boolean paimon = Boolean.parseBoolean(System.getProperty("bench.flink.paimon", "true"));
   private final boolean rocksDb = Boolean.getBoolean("bench.flink.rocksdb");
+  private final boolean iceberg = Boolean.parseBoolean(System.getProperty("bench.flink.iceberg", "true"));
+  private final String keys = System.getProperty("bench.flink.keys", "uniform");
+  private final double zipfSkew = Double.parseDouble(System.getProperty("bench.flink.zipf.skew", "1.1"));
   private final int compactionDeltaCommits = Integer.getInteger("bench.flink.compaction.delta_commits", 3);
   private final Path dir = Path.of(System.getProperty("bench.dir", "target/bench")).toAbsolutePath().resolve("flink");
   private int runs;
@@ -90,12 +112,13 @@ class FlinkWriteBenchmark {
     Path schema = Files.writeString(dir.resolve("trips.avsc"), schema().toString(true));
     Path input = dir.resolve("trips.jsonl");
     Path warmupInput = dir.resolve("trips-warmup.jsonl");
-    long uniqueKeys = writeInput(input, records);
-    writeInput(warmupInput, Math.min(records, 50_000));
-    report.format("- %d JSON lines (%.0f MB), %d distinct keys (%d updates of earlier keys), %d partitions; "
+    InputKeys inputKeys = InputKeys.named(keys, records, zipfSkew);
+    long uniqueKeys = writeInput(input, records, inputKeys);
+    writeInput(warmupInput, Math.min(records, 50_000), InputKeys.named(keys, Math.min(records, 50_000), zipfSkew));
+    report.format("- %d JSON lines (%.0f MB), %s: %d distinct keys (%d updates of earlier keys), %d partitions; "
             + "parallelism %d, checkpoint interval %s (filesystem checkpoint storage), 1 warm-up run of 50k records per sink, then %d rounds",
-        records, Files.size(input) / 1e6, uniqueKeys, records - uniqueKeys, PARTITIONS, parallelism, checkpointInterval,
-        rounds);
+        records, Files.size(input) / 1e6, inputKeys.describe(), uniqueKeys, records - uniqueKeys, PARTITIONS, parallelism,
+        checkpointInterval, rounds);
 
     Map<String, TableSinkBuilder> sinks = new LinkedHashMap<>();
     sinks.put("no-op sink", (rows, rowType, options) -> rows.sinkTo(new DiscardingSink<>()).name("discard"));
@@ -105,6 +128,9 @@ class FlinkWriteBenchmark {
     }
     if (paimon) {
       sinks.put(PAIMON, PaimonSink.primaryKeyTable("uuid", new String[] {"region", "country", "city"}, "ts", parallelism));
+    }
+    if (iceberg) {
+      sinks.put(ICEBERG, IcebergUpsertSink.upsertTable("uuid", new String[] {"region", "country", "city"}, parallelism));
     }
     if (compaction) {
       sinks.put(COMPACTING, (rows, rowType, options) -> {
@@ -129,6 +155,9 @@ class FlinkWriteBenchmark {
     Map<String, Samples> peakAfterGc = new LinkedHashMap<>();
     Map<String, Samples> gcShare = new LinkedHashMap<>();
     Map<String, Samples> ingestSeconds = new LinkedHashMap<>();
+    Map<String, Samples> checkpointCounts = new LinkedHashMap<>();
+    Map<String, Samples> checkpointMillis = new LinkedHashMap<>();
+    Map<String, Samples> checkpointBytes = new LinkedHashMap<>();
     Samples compactionsDuringIngest = new Samples("compactions before the last delta commit");
     sinks.keySet().forEach(n -> {
       ingestSeconds.put(n, new Samples(n));
@@ -138,11 +167,15 @@ class FlinkWriteBenchmark {
       peakUsed.put(n, new Samples(n));
       peakAfterGc.put(n, new Samples(n));
       gcShare.put(n, new Samples(n));
+      checkpointCounts.put(n, new Samples(n));
+      checkpointMillis.put(n, new Samples(n));
+      checkpointBytes.put(n, new Samples(n));
     });
     Path lastTable = null;
     Path lastCompactedTable = null;
     Path lastPaimonTable = null;
     Path lastRocksDbTable = null;
+    Path lastIcebergTable = null;
     for (int round = 0; round < rounds; round++) {
       List<String> order = new ArrayList<>(sinks.keySet());
       if (round % 2 == 1) {
@@ -163,15 +196,26 @@ class FlinkWriteBenchmark {
         peakUsed.get(name).add(m.peakUsedBytes() / 1e6);
         peakAfterGc.get(name).add(m.peakAfterGcBytes() / 1e6);
         gcShare.get(name).add(m.gcMillis() / 10.0 / m.seconds());
+        List<CheckpointStats.Completed> completed = m.checkpoints().completed();
+        checkpointCounts.get(name).add(completed.size());
+        completed.forEach(c -> {
+          checkpointMillis.get(name).add(c.endToEndMillis());
+          checkpointBytes.get(name).add(c.checkpointedBytes() / 1e6);
+        });
         System.out.printf(Locale.ROOT, "[bench] round %d | %s | %.1f s | cpu %.1f s | %.0f records/s | peak heap used %.0f MB, "
-                + "after GC %.0f MB | %d GCs, %d ms%n", round, name, m.seconds(), m.cpuSeconds(), records / m.seconds(),
-            m.peakUsedBytes() / 1e6, m.peakAfterGcBytes() / 1e6, m.gcCount(), m.gcMillis());
+                + "after GC %.0f MB | %d GCs, %d ms | %d checkpoints (%d failed): ms %s, MB %s%n", round, name, m.seconds(),
+            m.cpuSeconds(), records / m.seconds(), m.peakUsedBytes() / 1e6, m.peakAfterGcBytes() / 1e6, m.gcCount(),
+            m.gcMillis(), completed.size(), m.checkpoints().failed(),
+            completed.stream().map(c -> Long.toString(c.endToEndMillis())).toList(),
+            completed.stream().map(c -> String.format(Locale.ROOT, "%.1f", c.checkpointedBytes() / 1e6)).toList());
         if (name.equals("Riverbed MOR")) {
           lastTable = table;
         } else if (name.equals(PAIMON)) {
           lastPaimonTable = table;
         } else if (name.equals(ROCKSDB)) {
           lastRocksDbTable = table;
+        } else if (name.equals(ICEBERG)) {
+          lastIcebergTable = table;
         } else if (name.equals(COMPACTING)) {
           lastCompactedTable = table;
           compactionsDuringIngest.add(m.compactionsDuringIngest());
@@ -181,19 +225,25 @@ class FlinkWriteBenchmark {
 
     report.line("");
     report.line("| sink | wall s: median (min–max) | spread | job net runtime s: median (min–max) | process CPU s: median "
-        + "(min–max) | records/s (wall) | records/s (net) | peak heap used MB | peak heap after GC MB | GC time |");
-    report.line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        + "(min–max) | records/s (wall) | records/s (net) | CPU s per 1M records | peak heap used MB | peak heap after GC MB "
+        + "| GC time | checkpoints per run | checkpoint ms: median (max) | checkpointed MB: median (max) |");
+    report.line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for (String name : sinks.keySet()) {
       Samples s = seconds.get(name);
       Samples j = jobSeconds.get(name);
       Samples c = cpuSeconds.get(name);
-      report.format("| %s | %.1f (%.1f–%.1f) | %.0f%% | %.1f (%.1f–%.1f) | %.1f (%.1f–%.1f) | %.0f | %.0f | %.0f (%.0f–%.0f) | "
-              + "%.0f (%.0f–%.0f) | %.0f%% |",
+      Samples cpMillis = checkpointMillis.get(name);
+      Samples cpBytes = checkpointBytes.get(name);
+      report.format("| %s | %.1f (%.1f–%.1f) | %.0f%% | %.1f (%.1f–%.1f) | %.1f (%.1f–%.1f) | %.0f | %.0f | %.1f | %.0f (%.0f–%.0f) | "
+              + "%.0f (%.0f–%.0f) | %.0f%% | %.0f (%.0f–%.0f) | %s | %s |",
           name, s.median(), s.min(), s.max(), s.spread() * 100, j.median(), j.min(), j.max(), c.median(), c.min(), c.max(),
-          records / s.median(), records / j.median(),
+          records / s.median(), records / j.median(), c.median() * 1e6 / records,
           peakUsed.get(name).median(), peakUsed.get(name).min(), peakUsed.get(name).max(),
           peakAfterGc.get(name).median(), peakAfterGc.get(name).min(), peakAfterGc.get(name).max(),
-          gcShare.get(name).median());
+          gcShare.get(name).median(), checkpointCounts.get(name).median(), checkpointCounts.get(name).min(),
+          checkpointCounts.get(name).max(),
+          cpMillis.size() == 0 ? "–" : String.format(Locale.ROOT, "%.0f (%.0f)", cpMillis.median(), cpMillis.max()),
+          cpBytes.size() == 0 ? "–" : String.format(Locale.ROOT, "%.1f (%.1f)", cpBytes.median(), cpBytes.max()));
     }
     Samples paired = Samples.ratios("time ratio", seconds.get("Riverbed MOR"), seconds.get("no-op sink"));
     Samples pairedNet = Samples.ratios("net ratio", jobSeconds.get("Riverbed MOR"), jobSeconds.get("no-op sink"));
@@ -221,6 +271,18 @@ class FlinkWriteBenchmark {
           seconds.get(PAIMON).median() / seconds.get("Riverbed MOR").median(), wall.min(), wall.max(),
           cpuSeconds.get(PAIMON).median() / cpuSeconds.get("Riverbed MOR").median(), cpu.min(), cpu.max());
     }
+    if (iceberg) {
+      Samples wall = Samples.ratios("Iceberg/Riverbed wall", seconds.get(ICEBERG), seconds.get("Riverbed MOR"));
+      Samples cpu = Samples.ratios("Iceberg/Riverbed CPU", cpuSeconds.get(ICEBERG), cpuSeconds.get("Riverbed MOR"));
+      report.format("- Apache Iceberg %s Flink upsert sink / Riverbed, wall time: ratio of medians **%.2f** (per-round "
+              + "%.2f–%.2f); process CPU: ratio of medians **%.2f** (per-round %.2f–%.2f); above 1 Riverbed is faster",
+          org.apache.iceberg.IcebergBuild.version(),
+          seconds.get(ICEBERG).median() / seconds.get("Riverbed MOR").median(), wall.min(), wall.max(),
+          cpuSeconds.get(ICEBERG).median() / cpuSeconds.get("Riverbed MOR").median(), cpu.min(), cpu.max());
+    }
+    report.line("- checkpoints: completed checkpoints per run, and the end-to-end duration and checkpointed (uploaded) "
+        + "size of every completed checkpoint of every recorded round (median and max), from the MiniCluster's checkpoint "
+        + "statistics; CPU s per 1M records = median process CPU (MiniCluster, source and sink) / records × 1M");
     if (rocksDb) {
       Samples wall = Samples.ratios("RocksDB/heap wall", seconds.get(ROCKSDB), seconds.get("Riverbed MOR"));
       report.format("- index on RocksDB / on the heap, wall time: ratio of medians **%.2f** (per-round %.2f–%.2f); "
@@ -265,7 +327,18 @@ class FlinkWriteBenchmark {
     if (paimon) {
       report.format("- last Paimon table: %d live records (expected %d)", paimonRecords, uniqueKeys);
     }
+    long[] icebergRowsAndKeys = iceberg
+        ? IcebergUpsertSink.rowsAndKeys(lastIcebergTable.toUri().toString(), "uuid") : new long[] {uniqueKeys, uniqueKeys};
+    if (iceberg) {
+      report.format("- last Iceberg table (read by IcebergGenerics): %d rows, %d distinct keys (expected %d); %s",
+          icebergRowsAndKeys[0], icebergRowsAndKeys[1], uniqueKeys,
+          IcebergUpsertSink.describe(lastIcebergTable.toUri().toString()));
+    }
     report.line("- written to " + report.write());
+    if (icebergRowsAndKeys[0] != uniqueKeys || icebergRowsAndKeys[1] != uniqueKeys) {
+      throw new AssertionError("Iceberg table holds " + icebergRowsAndKeys[0] + " rows with " + icebergRowsAndKeys[1]
+          + " distinct keys, expected " + uniqueKeys);
+    }
     if (paimonRecords != uniqueKeys) {
       throw new AssertionError("Paimon table holds " + paimonRecords + " records, expected " + uniqueKeys);
     }
@@ -283,7 +356,7 @@ class FlinkWriteBenchmark {
    */
   record Measured(double seconds, double jobSeconds, double cpuSeconds, long settleMillis, long maxBufferedBytes,
       long peakUsedBytes, long peakAfterGcBytes, long gcCount, long gcMillis, double ingestSeconds,
-      int compactionsDuringIngest) {}
+      int compactionsDuringIngest, CheckpointStats checkpoints) {}
 
   /** Completion times (file modification times) of the table's delta commits and compactions. */
   record Completions(long lastDeltaCommitMillis, int compactionsBefore) {
@@ -319,11 +392,12 @@ class FlinkWriteBenchmark {
       args.addAll(List.of("--flink-conf", "state.backend.type=rocksdb"));
     }
     WriteJobConfig config = WriteJobArguments.parse(args.toArray(String[]::new));
+    CheckpointStats checkpointStats = new CheckpointStats();
     try (HeapWatcher heap = HeapWatcher.start()) {
       long cpuStart = ProcessCpu.nanos();
       long startMillis = System.currentTimeMillis();
       long start = System.nanoTime();
-      JobExecutionResult result = WriteJob.run(config, sink);
+      JobExecutionResult result = runOnMiniCluster(config, sink, checkpointStats);
       double returned = (System.nanoTime() - start) / 1e9;
       // The job can be reported finished while the coordinator still commits the last instant;
       // the run counts until the table has no pending instant and no marker folder left.
@@ -339,7 +413,48 @@ class FlinkWriteBenchmark {
           buffered instanceof Long b ? b : -1, heap.peakUsedBytes(), heap.peakAfterGcBytes(), heap.gcCountSinceStart(),
           heap.gcMillisSinceStart(),
           completions == null ? Double.NaN : (completions.lastDeltaCommitMillis() - startMillis) / 1000.0,
-          completions == null ? 0 : completions.compactionsBefore());
+          completions == null ? 0 : completions.compactionsBefore(), checkpointStats);
+    }
+  }
+
+  /**
+   * What {@link WriteJob#run(WriteJobConfig, TableSinkBuilder)} does on a local environment (the job
+   * on a MiniCluster of its own, started and stopped here), with the job's checkpoint statistics
+   * polled every second while it runs and once after it finished.
+   */
+  private static JobExecutionResult runOnMiniCluster(WriteJobConfig config, TableSinkBuilder sink, CheckpointStats stats)
+      throws Exception {
+    org.apache.flink.configuration.Configuration conf = WriteJob.flinkConfiguration(config);
+    conf.set(WebOptions.CHECKPOINTS_HISTORY_SIZE, 100_000);
+    if (!conf.contains(RestOptions.BIND_PORT)) {
+      conf.set(RestOptions.BIND_PORT, "0");
+    }
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
+    WriteJob.build(config, env, sink);
+    JobGraph jobGraph = env.getStreamGraph().getJobGraph();
+    int slots = conf.getOptional(TaskManagerOptions.NUM_TASK_SLOTS).orElse(jobGraph.getMaximumParallelism());
+    MiniClusterConfiguration clusterConf = new MiniClusterConfiguration.Builder().setConfiguration(conf)
+        .setNumTaskManagers(1).setNumSlotsPerTaskManager(slots).build();
+    ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "bench-checkpoint-stats");
+      t.setDaemon(true);
+      return t;
+    });
+    try (MiniCluster cluster = new MiniCluster(clusterConf)) {
+      cluster.start();
+      JobID job = cluster.submitJob(jobGraph).get().getJobID();
+      poller.scheduleWithFixedDelay(() -> stats.poll(cluster, job), 1, 1, TimeUnit.SECONDS);
+      JobResult result = cluster.requestJobResult(job).get();
+      poller.shutdown();
+      poller.awaitTermination(1, TimeUnit.MINUTES);
+      stats.poll(cluster, job);
+      if (stats.pollError() != null) {
+        System.out.printf(Locale.ROOT, "[bench] checkpoint statistics of job %s: last poll failed: %s%n", job,
+            stats.pollError());
+      }
+      return result.toJobExecutionResult(FlinkWriteBenchmark.class.getClassLoader());
+    } finally {
+      poller.shutdownNow();
     }
   }
 
@@ -408,18 +523,21 @@ class FlinkWriteBenchmark {
    * number of distinct keys.
    */
   static long writeInput(Path file, long n) throws IOException {
-    Random random = new Random(42);
-    long keys = 0;
+    return writeInput(file, n, InputKeys.uniform());
+  }
+
+  /** Writes {@code n} JSON lines with the keys {@code keys} gives, {@code ts} growing by line; returns the distinct keys. */
+  static long writeInput(Path file, long n, InputKeys keys) throws IOException {
     try (BufferedWriter out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
       StringBuilder line = new StringBuilder(320);
       for (long i = 0; i < n; i++) {
-        long key = i < 1000 || i % 2 == 0 ? keys++ : (long) (random.nextDouble() * keys);
+        long key = keys.next(i);
         line.setLength(0);
         appendTripLine(line, key, TS0 + i * 1000, i);
         out.append(line);
       }
     }
-    return keys;
+    return keys.distinct();
   }
 
   /**
@@ -455,6 +573,7 @@ class FlinkWriteBenchmark {
   static final String COMPACTING = "Riverbed MOR, async compaction";
   static final String PAIMON = "Apache Paimon PK table";
   static final String ROCKSDB = "Riverbed MOR, index on RocksDB";
+  static final String ICEBERG = "Apache Iceberg upsert sink";
 
   record TableFacts(long liveRecords, int deltaCommits, int compactions, int baseFiles, long baseBytes, int logFiles,
       long logBytes) {
