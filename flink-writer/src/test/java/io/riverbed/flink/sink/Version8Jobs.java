@@ -2,6 +2,7 @@ package io.riverbed.flink.sink;
 
 import io.riverbed.flink.sink.WriterFixtures.Change;
 import io.riverbed.format.clean.CleanOptions;
+import io.riverbed.format.savepoint.Savepoint;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.CleanMetadata;
@@ -56,10 +57,18 @@ public final class Version8Jobs {
   }
 
   /**
-   * Writes the table in two runs (the first with injected failures, see the class comment) and returns
-   * the last-writer-wins model of what was written: key → "name|ts|partition".
+   * What {@link #write} left: the last-writer-wins models (key → "name|ts|partition") after both runs
+   * and after the first, and the savepoint taken between them (the first run's last completed commit).
    */
-  public static Map<String, String> write(String name, Path table, String type, long seed) throws Exception {
+  public record Written(Map<String, String> expected, Map<String, String> expectedAtSavepoint, String savepoint) {
+  }
+
+  /**
+   * Writes the table in two runs (the first with injected failures, see the class comment), with a
+   * savepoint ({@link Savepoint}) of the first run's last completed commit between them, so the
+   * second run's cleans must keep its files.
+   */
+  public static Written write(String name, Path table, String type, long seed) throws Exception {
     var options = options(table, type);
     var streams = streams(seed);
     FaultInjection.reset();
@@ -76,12 +85,15 @@ public final class Version8Jobs {
     } finally {
       FaultInjection.reset();
     }
+    Table written = WriterFixtures.table(options);
+    String savepoint = written.timelineStore().load().commitsTimeline().completed().last().orElseThrow().time();
+    Savepoint.of(written, savepoint).user("riverbed").comments("between the runs").execute();
     String second = name + "-run2";
     ChunkedSource.holdBefore(second, CHUNKS - 1, () -> !completedCleans(WriterFixtures.table(options)).isEmpty());
     WriterFixtures.write(second, streams.get(1), options, 2, 0, 1);
     List<List<Change>> all = new ArrayList<>(streams.get(0));
     all.addAll(streams.get(1));
-    return WriterFixtures.expected(all);
+    return new Written(WriterFixtures.expected(all), WriterFixtures.expected(streams.get(0)), savepoint);
   }
 
   private static void requireFired(String name) {
@@ -105,7 +117,8 @@ public final class Version8Jobs {
 
   /**
    * Writes the version 8 tables {@code mor} and {@code cow} under {@code args[0]} and, beside each, its
-   * model as lines {@code key|name|ts|partition} ({@code <table>.expected}).
+   * models as lines {@code key|name|ts|partition} ({@code <table>.expected}, and as of the savepoint
+   * {@code <table>.expected-at-savepoint}) and the savepoint's time ({@code <table>.savepoint}).
    */
   public static void main(String[] args) throws Exception {
     Path dir = Path.of(args[0]);
@@ -114,10 +127,16 @@ public final class Version8Jobs {
     // failures reach its tasks and coordinator
     for (String type : List.of("MERGE_ON_READ", "COPY_ON_WRITE")) {
       String name = type.equals("MERGE_ON_READ") ? "mor" : "cow";
-      Map<String, String> model = write("v8-" + name, dir.resolve(name), type, type.equals("MERGE_ON_READ") ? 81 : 82);
-      List<String> lines = new ArrayList<>();
-      model.forEach((k, v) -> lines.add(k + "|" + v));
-      Files.write(dir.resolve(name + ".expected"), lines, StandardCharsets.UTF_8);
+      Written written = write("v8-" + name, dir.resolve(name), type, type.equals("MERGE_ON_READ") ? 81 : 82);
+      writeModel(written.expected(), dir.resolve(name + ".expected"));
+      writeModel(written.expectedAtSavepoint(), dir.resolve(name + ".expected-at-savepoint"));
+      Files.writeString(dir.resolve(name + ".savepoint"), written.savepoint(), StandardCharsets.UTF_8);
     }
+  }
+
+  private static void writeModel(Map<String, String> model, Path file) throws java.io.IOException {
+    List<String> lines = new ArrayList<>();
+    model.forEach((k, v) -> lines.add(k + "|" + v));
+    Files.write(file, lines, StandardCharsets.UTF_8);
   }
 }

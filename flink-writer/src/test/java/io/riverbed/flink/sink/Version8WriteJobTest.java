@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.riverbed.format.table.Table;
 import io.riverbed.format.timeline.Action;
+import io.riverbed.format.timeline.SavepointMetadata;
 import io.riverbed.format.timeline.Timeline;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -17,10 +18,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The Flink writer on version 8 tables ({@link Version8Jobs}: two runs, failovers at named points,
- * async compaction on MERGE_ON_READ, cleaning): the snapshot equals the last-writer-wins model, no
- * write is left pending, and the files are in version 8's layout (the timeline in
- * {@code .hoodie/timeline/}, completed instants named {@code <requested>_<completion>.<action>}, log
- * files named by their delta commits).
+ * async compaction on MERGE_ON_READ, a savepoint between the runs, cleaning): the snapshot equals the
+ * last-writer-wins model, no write is left pending, the cleans keep every file the savepoint lists
+ * (it is older than what they retain by count), and the files are in version 8's layout
+ * (the timeline in {@code .hoodie/timeline/}, completed instants named
+ * {@code <requested>_<completion>.<action>}, log files named by their delta commits).
  */
 class Version8WriteJobTest {
   @RegisterExtension
@@ -33,9 +35,10 @@ class Version8WriteJobTest {
   @Test
   void mergeOnReadJobWithFailoversCompactionAndCleanEqualsTheModelInVersion8Layout() throws Exception {
     Path path = dir.resolve("mor");
-    var expected = Version8Jobs.write("v8-mor", path, "MERGE_ON_READ", 81);
+    var written = Version8Jobs.write("v8-mor", path, "MERGE_ON_READ", 81);
     Table table = WriterFixtures.table(Version8Jobs.options(path, "MERGE_ON_READ"));
-    assertThat(WriterFixtures.read(table)).isEqualTo(expected);
+    assertThat(WriterFixtures.read(table)).isEqualTo(written.expected());
+    assertSavepointedFilesKept(table, written.savepoint());
     WriterFixtures.assertNoPendingWrites(table);
     assertVersion8Layout(path);
     Timeline timeline = table.timelineStore().load();
@@ -53,12 +56,29 @@ class Version8WriteJobTest {
   @Test
   void copyOnWriteJobWithFailoversAndCleanEqualsTheModelInVersion8Layout() throws Exception {
     Path path = dir.resolve("cow");
-    var expected = Version8Jobs.write("v8-cow", path, "COPY_ON_WRITE", 82);
+    var written = Version8Jobs.write("v8-cow", path, "COPY_ON_WRITE", 82);
     Table table = WriterFixtures.table(Version8Jobs.options(path, "COPY_ON_WRITE"));
-    assertThat(WriterFixtures.read(table)).isEqualTo(expected);
+    assertThat(WriterFixtures.read(table)).isEqualTo(written.expected());
+    assertSavepointedFilesKept(table, written.savepoint());
     WriterFixtures.assertNoPendingWrites(table);
     assertVersion8Layout(path);
     assertThat(Version8Jobs.completedCleans(table)).isNotEmpty();
+  }
+
+  /** Every file the savepoint lists is still there after the second run's cleans. */
+  private static void assertSavepointedFilesKept(Table table, String savepoint) throws Exception {
+    var store = table.timelineStore();
+    var instant = store.load().ofAction(Action.SAVEPOINT).completed().find(savepoint).orElseThrow();
+    var metadata = SavepointMetadata.fromBytes(store.read(instant), store.pathOf(instant).toString());
+    assertThat(metadata.dataFilesByPartition().values().stream().mapToInt(List::size).sum()).isPositive();
+    metadata.dataFilesByPartition().forEach((partition, files) -> files.forEach(f -> {
+      try {
+        assertThat(table.fs().exists(new org.apache.hadoop.fs.Path(table.partitionPath(partition), f)))
+            .as("savepointed file %s/%s", partition, f).isTrue();
+      } catch (java.io.IOException e) {
+        throw new java.io.UncheckedIOException(e);
+      }
+    }));
   }
 
   private static void assertVersion8Layout(Path table) throws Exception {
