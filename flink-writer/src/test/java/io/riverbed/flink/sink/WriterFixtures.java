@@ -6,7 +6,6 @@ import io.riverbed.flink.index.RocksDbIndexSettings;
 import io.riverbed.format.query.QuerySpec;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.testing.TableReads;
-import io.riverbed.format.timeline.TimelineStore;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -247,11 +246,11 @@ public final class WriterFixtures {
 
   /** No requested/inflight write instant is left on the timeline. */
   public static void assertNoPendingWrites(Table table) {
-    var timeline = TimelineStore.at(table.fs(), table.metaPath()).load();
+    var timeline = table.timelineStore().load();
     assertThat(timeline.commitsTimeline().pending().instants()).as("pending write instants").isEmpty();
   }
 
   public static int completedWrites(Table table) {
-    return TimelineStore.at(table.fs(), table.metaPath()).load().commitsTimeline().completed().size();
+    return table.timelineStore().load().commitsTimeline().completed().size();
   }
 }

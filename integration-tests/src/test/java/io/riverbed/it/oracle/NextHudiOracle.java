@@ -105,6 +105,23 @@ public final class NextHudiOracle {
     }
   }
 
+  /**
+   * Has Hudi 1.0.x's write client run {@code steps} in order from one child JVM
+   * ({@link NextHudiServicesMain}): each {@code <action>|<table path>|<table name>|<instant>}, action
+   * {@code savepoint} or {@code restore}. Returns where its Hudi came from.
+   */
+  public static String services(List<String> steps) {
+    Path out = scratchDir();
+    var args = new ArrayList<String>(List.of(out.toString()));
+    args.addAll(steps);
+    runChild(NextHudiServicesMain.class, args, out, "running " + steps);
+    try {
+      return Files.readString(out.resolve("hudi.txt")).trim();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   private static void runChild(Class<?> main, List<String> args, Path out, String what) {
     Path log = out.resolve("child.log");
     var command = new ArrayList<String>();

@@ -42,7 +42,7 @@ public final class Timeline {
 
   /**
    * Like {@link #fromInstants(Collection)}, for a layout-2 timeline whose completed instants carry
-   * their completion times ({@code requested time -> completion time}).
+   * their completion times ({@link #completionKey} of the requested time and action -> completion time).
    */
   public static Timeline fromInstants(Collection<Instant> all, Map<String, String> completionTimes) {
     Map<String, Instant> highest = new LinkedHashMap<>();
@@ -65,6 +65,23 @@ public final class Timeline {
    */
   public Optional<String> completionTime(String time) {
     return Optional.ofNullable(completionTimes.get(time));
+  }
+
+  /**
+   * The completion time of {@code instant} as its layout-2 file name says: a savepoint's own (it is
+   * requested at the time of the commit it pins, so {@link #completionTime(String)} is the commit's);
+   * empty as for {@link #completionTime(String)}.
+   */
+  public Optional<String> completionTime(Instant instant) {
+    return Optional.ofNullable(completionTimes.get(completionKey(instant.time(), instant.action())));
+  }
+
+  /**
+   * The key of a completion time in the map {@link #fromInstants(Collection, Map)} takes: the requested
+   * time, and for a savepoint (which shares its commit's requested time) the time and its action.
+   */
+  public static String completionKey(String time, Action action) {
+    return action == Action.SAVEPOINT ? time + "|" + action.word() : time;
   }
 
   public List<Instant> instants() {

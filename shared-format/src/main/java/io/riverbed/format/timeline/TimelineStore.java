@@ -124,7 +124,7 @@ public final class TimelineStore {
           parse(status.getPath().getName()).ifPresent(n -> {
             found.add(n.instant());
             if (n.completionTime() != null) {
-              completionTimes.put(n.instant().time(), n.completionTime());
+              completionTimes.put(Timeline.completionKey(n.instant().time(), n.instant().action()), n.completionTime());
             }
           });
         }
@@ -184,9 +184,9 @@ public final class TimelineStore {
     if (layoutVersion < 2 || !instant.isCompleted()) {
       return new Path(metaPath, instant.fileName());
     }
-    Optional<String> completion = current().completionTime(instant.time());
+    Optional<String> completion = current().completionTime(instant);
     if (completion.isEmpty()) {
-      completion = load().completionTime(instant.time());
+      completion = load().completionTime(instant);
     }
     String completionTime = completion.orElseThrow(() -> new CorruptFileException("timeline " + metaPath
         + " has no completed file <requested>_<completion>." + instant.action().word() + " for instant " + instant.time()));
@@ -200,7 +200,7 @@ public final class TimelineStore {
 
   public boolean exists(Instant instant) {
     if (hasCompletionTimes() && instant.isCompleted()) {
-      return load().completionTime(instant.time()).isPresent();
+      return load().completionTime(instant).isPresent();
     }
     try {
       return fs.exists(pathOf(instant));
@@ -300,9 +300,9 @@ public final class TimelineStore {
     Instant done = inflight.withState(State.COMPLETED);
     if (hasCompletionTimes()) {
       Timeline listed = load();
-      if (listed.completionTime(done.time()).isPresent()) {
+      if (listed.completionTime(done).isPresent()) {
         throw new CommitConflictException("instant " + done.time() + " of timeline " + metaPath
-            + " is completed already (" + done.fileNameV2(listed.completionTime(done.time()).get()) + ")");
+            + " is completed already (" + done.fileNameV2(listed.completionTime(done).get()) + ")");
       }
       String completionTime = completionClock.nextAfter(listed.latestTime());
       createFile(new Path(metaPath, done.fileNameV2(completionTime)), content);
@@ -325,8 +325,8 @@ public final class TimelineStore {
 
   /** Deletes one state file, completed ones last by the caller's order; missing files are fine. */
   public void delete(Instant instant) {
-    if (hasCompletionTimes() && instant.isCompleted() && current().completionTime(instant.time()).isEmpty()
-        && load().completionTime(instant.time()).isEmpty()) {
+    if (hasCompletionTimes() && instant.isCompleted() && current().completionTime(instant).isEmpty()
+        && load().completionTime(instant).isEmpty()) {
       return; // no completed file of it in this layout-2 timeline
     }
     Path path = pathOf(instant);

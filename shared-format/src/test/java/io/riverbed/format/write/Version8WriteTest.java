@@ -13,6 +13,8 @@ import io.riverbed.format.clean.CleanOptions;
 import io.riverbed.format.clean.Cleaner;
 import io.riverbed.format.file.FileNames;
 import io.riverbed.format.record.PayloadMergeRule;
+import io.riverbed.format.savepoint.Restore;
+import io.riverbed.format.savepoint.Savepoint;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableType;
@@ -20,6 +22,7 @@ import io.riverbed.format.table.WriteTableVersion;
 import io.riverbed.format.timeline.Action;
 import io.riverbed.format.timeline.CommitMetadata;
 import io.riverbed.format.timeline.Instant;
+import io.riverbed.format.timeline.SavepointMetadata;
 import io.riverbed.format.timeline.Timeline;
 import java.io.IOException;
 import java.util.Arrays;
@@ -136,6 +139,40 @@ class Version8WriteTest {
         .isInstanceOf(TableException.class)
         .hasMessageContaining(table.basePath().toString())
         .hasMessageContaining("table version 8");
+  }
+
+  /**
+   * A savepoint is requested at the time of the commit it pins, as Hudi 1.0.2's
+   * {@code SavepointActionExecutor} writes it ({@code T.savepoint.inflight}, then
+   * {@code T_<completion>.savepoint}): it completes beside the commit (the timeline once refused it as
+   * "completed already", taking the commit's completion for the savepoint's), the commit keeps its own
+   * completion time, and the savepoint's metadata is read from its own file.
+   */
+  @Test
+  void savepointCompletesBesideItsCommitWhichKeepsItsCompletionTimeAndRestoreGoesBackToIt() throws IOException {
+    Table table = create(TableType.MERGE_ON_READ);
+    TestWriter writer = new TestWriter(table, WriteOptions.defaults());
+    String t1 = writer.write(List.of(upsert("1", "a", 1, "2024-01-01")));
+    String commitCompletion = table.refreshTimeline().completionTime(t1).orElseThrow();
+    var metadata = Savepoint.of(table, t1).user("ops").execute();
+    Timeline timeline = table.refreshTimeline();
+    Instant savepoint = timeline.ofAction(Action.SAVEPOINT).completed().find(t1).orElseThrow();
+    String savepointCompletion = timeline.completionTime(savepoint).orElseThrow();
+    assertThat(savepointCompletion).isGreaterThan(commitCompletion);
+    assertThat(timeline.completionTime(t1)).contains(commitCompletion);
+    assertThat(timeline.completionTime(Instant.completed(t1, Action.DELTA_COMMIT))).contains(commitCompletion);
+    assertThat(names(table.fs(), table.timelinePath())).contains(t1 + ".savepoint.inflight",
+        t1 + "_" + savepointCompletion + ".savepoint", t1 + "_" + commitCompletion + ".deltacommit");
+    assertThat(SavepointMetadata.fromBytes(table.timelineStore().read(savepoint), t1).dataFilesByPartition())
+        .isEqualTo(metadata.dataFilesByPartition());
+
+    writer.write(List.of(upsert("1", "b", 2, "2024-01-01")));
+    Restore.of(table, t1).execute();
+    assertThat(namesAndTs(table)).containsExactly(Map.entry("1", "a@1"));
+    Timeline restored = table.refreshTimeline();
+    assertThat(restored.writeTimeline().completed().times()).containsExactly(t1);
+    assertThat(restored.completionTime(t1)).contains(commitCompletion);
+    assertThat(restored.ofAction(Action.SAVEPOINT).completed().times()).containsExactly(t1);
   }
 
   @Test
