@@ -34,13 +34,17 @@ final class CheckpointStatsCollector {
   private volatile long failed;
   private volatile String pollError;
 
-  /** Reads the job's checkpoint statistics; a failed poll is remembered, not thrown (the next one retries). */
-  void poll(MiniCluster cluster, JobID job, long startNanos) {
+  /**
+   * Reads the job's checkpoint statistics; a failed poll is remembered, not thrown (the next one
+   * retries). Returns the checkpoints completed since the last poll.
+   */
+  List<Completed> poll(MiniCluster cluster, JobID job, long startNanos) {
+    List<Completed> added = new ArrayList<>();
     try {
       AccessExecutionGraph graph = cluster.getExecutionGraph(job).get(30, TimeUnit.SECONDS);
       CheckpointStatsSnapshot snapshot = graph.getCheckpointStatsSnapshot();
       if (snapshot == null) {
-        return;
+        return added;
       }
       failed = snapshot.getCounts().getNumberOfFailedCheckpoints();
       JobVertexID index = null;
@@ -71,18 +75,21 @@ final class CheckpointStatsCollector {
         }
         TaskStateStats indexStats = index == null ? null : c.getTaskStateStats(index);
         TaskStateStats writerStats = writer == null ? null : c.getTaskStateStats(writer);
-        completed.put(c.getCheckpointId(), new Completed(c.getCheckpointId(),
+        Completed done = new Completed(c.getCheckpointId(),
             (c.getTriggerTimestamp() - startMillis) / 1000.0, c.getEndToEndDuration(), c.getCheckpointedSize(),
             c.getStateSize(), indexStats == null ? -1 : indexStats.getCheckpointedSize(),
             indexStats == null ? -1 : indexStats.getStateSize(), sync, async, alignment, startDelay,
             indexStats == null ? -1 : indexStats.getSummaryStats().getSyncCheckpointDurationStats().getMaximum(),
             indexStats == null ? -1 : indexStats.getSummaryStats().getAsyncCheckpointDurationStats().getMaximum(),
-            writerStats == null ? -1 : writerStats.getSummaryStats().getSyncCheckpointDurationStats().getMaximum()));
+            writerStats == null ? -1 : writerStats.getSummaryStats().getSyncCheckpointDurationStats().getMaximum());
+        completed.put(c.getCheckpointId(), done);
+        added.add(done);
       }
       pollError = null;
     } catch (Exception e) {
       pollError = e.toString();
     }
+    return added;
   }
 
   List<Completed> completed() {

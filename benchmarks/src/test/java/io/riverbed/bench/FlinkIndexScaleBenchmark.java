@@ -76,8 +76,9 @@ class FlinkIndexScaleBenchmark {
             + "in all; %d partitions", keys, stream.growthEvents, ScaleStream.UPDATE_LAG, stream.hotKeys,
         keys / stream.hotKeys, hotRates, hotSeconds, stream.events(), FlinkWriteBenchmark.PARTITIONS);
     report.format("- job: the Riverbed writer into a new MERGE_ON_READ table, parallelism %d (generator included), "
-        + "checkpoints every %s to the local file system, `riverbed-write`'s options; state backends: %s", parallelism,
-        interval, backends);
+        + "checkpoints every %s to the local file system, `riverbed-write`'s options; state backends: %s (heap: Flink's "
+        + "default; rocksdb: `--flink-conf state.backend.type=rocksdb` with the settings Riverbed adds; rocksdb-flink-levels: "
+        + "the same with Flink's level and file sizes)", parallelism, interval, backends);
     Map<String, ScaleRun> runs = new LinkedHashMap<>();
     for (String backend : backends) {
       ScaleRun run = run(backend, stream);
@@ -94,15 +95,19 @@ class FlinkIndexScaleBenchmark {
         BenchFiles.deleteRecursively(run.checkpoints());
       }
     }
-    if (runs.containsKey("heap") && runs.containsKey("rocksdb")) {
-      ScaleRun heap = runs.get("heap");
-      ScaleRun rocks = runs.get("rocksdb");
+    ScaleRun rocks = runs.get("rocksdb");
+    for (String other : List.of("heap", "rocksdb-flink-levels")) {
+      ScaleRun run = runs.get(other);
+      if (run == null || rocks == null) {
+        continue;
+      }
       report.line("");
-      report.format("- heap / RocksDB on the same stream: bytes uploaded per checkpoint (median) **%.1f**; largest "
-              + "checkpoint duration **%.2f**; growth wall time **%.2f**, process CPU **%.2f**; peak heap after GC **%.2f**",
-          heap.uploaded().median() / rocks.uploaded().median(), heap.maxDurationMillis() / rocks.maxDurationMillis(),
-          heap.growthSeconds() / rocks.growthSeconds(), heap.cpuSeconds() / rocks.cpuSeconds(),
-          (double) heap.peakAfterGcBytes() / rocks.peakAfterGcBytes());
+      report.format("- %s / rocksdb (Riverbed's settings) on the same stream: bytes uploaded per checkpoint, median **%.2f**, "
+              + "all checkpoints **%.2f**; largest checkpoint duration **%.2f**; growth wall time **%.2f**, process CPU "
+              + "**%.2f**; peak heap after GC **%.2f**", other, run.uploaded().median() / rocks.uploaded().median(),
+          run.uploadedTotal() / rocks.uploadedTotal(), run.maxDurationMillis() / rocks.maxDurationMillis(),
+          run.growthSeconds() / rocks.growthSeconds(), run.cpuSeconds() / rocks.cpuSeconds(),
+          (double) run.peakAfterGcBytes() / rocks.peakAfterGcBytes());
     }
     report.line("- written to " + report.write());
     for (var run : runs.entrySet()) {
@@ -123,8 +128,14 @@ class FlinkIndexScaleBenchmark {
         "--checkpoint-dir", checkpoints.toString()));
     switch (backend) {
       case "rocksdb" -> args.addAll(List.of("--flink-conf", "state.backend.type=rocksdb"));
+      // RocksDB with Flink's own level and file sizes instead of Riverbed's (the settings before issue 14's 10M run)
+      case "rocksdb-flink-levels" -> args.addAll(List.of("--flink-conf", "state.backend.type=rocksdb",
+          "--flink-conf", "state.backend.rocksdb.compaction.level.use-dynamic-size=false",
+          "--flink-conf", "state.backend.rocksdb.compaction.level.max-size-level-base=256mb",
+          "--flink-conf", "state.backend.rocksdb.compaction.level.target-file-size-base=64mb"));
       case "heap" -> { } // Flink's default (hashmap)
-      default -> throw new IllegalArgumentException("bench.flink.scale.backends: heap or rocksdb, not " + backend);
+      default -> throw new IllegalArgumentException("bench.flink.scale.backends: heap, rocksdb or rocksdb-flink-levels, not "
+          + backend);
     }
     WriteJobConfig config = WriteJobArguments.parse(args.toArray(String[]::new));
     Configuration conf = WriteJob.flinkConfiguration(config);
@@ -161,7 +172,16 @@ class FlinkIndexScaleBenchmark {
       JobID jobId = cluster.submitJob(jobGraph).get().getJobID();
       sampler.scheduleWithFixedDelay(() -> {
         memory.add(new MemorySample(System.nanoTime(), heap.lastAfterGcBytes(), MemorySample.readResidentBytes()));
-        stats.poll(cluster, jobId, start);
+        // printed as they come, so that a run cut short still leaves its figures in the log
+        for (var c : stats.poll(cluster, jobId, start)) {
+          System.out.printf(Locale.ROOT, "[bench] %s checkpoint %d at %.0f s: %,d ms, uploaded %.1f MB (index %.1f MB), state "
+                  + "%.1f MB (index %.1f MB), index sync/async %d/%d ms, writer sync %d ms; keys changed %,d, inserted so far "
+                  + "%,d; heap after GC %.0f MB%n", backend, c.id(), c.atSeconds(), c.endToEndMillis(), c.uploadedBytes() / 1e6,
+              c.indexUploadedBytes() / 1e6, c.stateBytes() / 1e6, c.indexStateBytes() / 1e6, c.indexSyncMillis(),
+              c.indexAsyncMillis(), c.writerSyncMillis(), probe.changedKeys.getOrDefault(c.id(), 0L),
+              probe.inserts.entrySet().stream().filter(x -> x.getKey() <= c.id()).mapToLong(Map.Entry::getValue).sum(),
+              heap.lastAfterGcBytes() / 1e6);
+        }
       }, 1, 1, TimeUnit.SECONDS);
       JobResult result = cluster.requestJobResult(jobId).get();
       long end = System.nanoTime();

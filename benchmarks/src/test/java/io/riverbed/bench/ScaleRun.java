@@ -94,6 +94,10 @@ record ScaleRun(Path table, Path checkpoints, long startNanos, long endNanos, do
     return s;
   }
 
+  double uploadedTotal() {
+    return checkpointList().stream().mapToLong(c -> c.stats().uploadedBytes()).sum();
+  }
+
   double maxDurationMillis() {
     return checkpointList().stream().mapToLong(c -> c.stats().endToEndMillis()).max().orElse(0);
   }
@@ -101,7 +105,11 @@ record ScaleRun(Path table, Path checkpoints, long startNanos, long endNanos, do
   void report(Report report, String backend, ScaleStream stream, FlinkIndexScaleBenchmark.Duration interval) {
     List<Checkpoint> list = checkpointList();
     report.line("");
-    report.format("### %s index: %,d keys", backend.equals("heap") ? "Heap (Flink's default)" : "RocksDB", keys);
+    report.format("### %s index: %,d keys", switch (backend) {
+      case "heap" -> "Heap (Flink's default)";
+      case "rocksdb-flink-levels" -> "RocksDB with Flink's level and file sizes";
+      default -> "RocksDB (Riverbed's settings)";
+    }, keys);
     report.line("");
     report.format("- job %.1f s (growth %.1f s), process CPU %.1f s, load average %.1f at its start, %.1f at its end; "
             + "%d checkpoints completed, %d failed%s", (endNanos - startNanos) / 1e9, growthSeconds(), cpuSeconds, loadStart,
@@ -191,6 +199,30 @@ record ScaleRun(Path table, Path checkpoints, long startNanos, long endNanos, do
               + "**%.2f** of early growth's median, **%.2f** of its total (%s)", keys, hot.median(), hot.size(), hot.min(),
           hot.max(), perKey(hotSums), ratio, amortized,
           Math.max(ratio, amortized) <= 1.5 ? "proportional to the keys changed: met" : "NOT MET"));
+    }
+    java.util.TreeMap<Integer, long[]> byPhase = new java.util.TreeMap<>(); // phase -> {uploaded, changed, checkpoints}
+    for (Checkpoint c : list) {
+      if (c.phase() >= 0 && c.changedKeys() >= 1000) {
+        long[] sums = byPhase.computeIfAbsent(c.phase(), p -> new long[3]);
+        sums[0] += c.stats().uploadedBytes();
+        sums[1] += c.changedKeys();
+        sums[2]++;
+      }
+    }
+    if (byPhase.size() >= 2) {
+      StringBuilder phases = new StringBuilder();
+      for (var p : byPhase.entrySet()) {
+        long[] v = p.getValue();
+        phases.append(String.format(java.util.Locale.ROOT, "%s%,d changed keys per checkpoint: %.1f MB uploaded per checkpoint, "
+                + "%.0f B per changed key (%d checkpoints)", phases.length() == 0 ? "" : "; ", v[1] / v[2], v[0] / 1e6 / v[2],
+            (double) v[0] / v[1], v[2]));
+      }
+      long[] low = byPhase.firstEntry().getValue();
+      long[] high = byPhase.lastEntry().getValue();
+      double keysRatio = ((double) high[1] / high[2]) / ((double) low[1] / low[2]);
+      double bytesRatio = ((double) high[0] / high[2]) / ((double) low[0] / low[2]);
+      out.add(String.format(java.util.Locale.ROOT, "hot phases, same %,d keys indexed: %s. %.1fx the changed keys -> %.1fx "
+          + "the upload per checkpoint (**%.2f** of proportional)", keys, phases, keysRatio, bytesRatio, bytesRatio / keysRatio));
     }
     List<Bucket> buckets = buckets();
     if (buckets.size() >= 2) {
