@@ -78,7 +78,8 @@ class FlinkIndexScaleBenchmark {
     report.format("- job: the Riverbed writer into a new MERGE_ON_READ table, parallelism %d (generator included), "
         + "checkpoints every %s to the local file system, `riverbed-write`'s options; state backends: %s (heap: Flink's "
         + "default; rocksdb: `--flink-conf state.backend.type=rocksdb` with the settings Riverbed adds; rocksdb-flink-levels: "
-        + "the same with Flink's level and file sizes)", parallelism, interval, backends);
+        + "the same with Flink's level and file sizes; rocksdb-small-levels: dynamic level sizes, 16 MB base level, 2 MB files)",
+        parallelism, interval, backends);
     Map<String, ScaleRun> runs = new LinkedHashMap<>();
     for (String backend : backends) {
       ScaleRun run = run(backend, stream);
@@ -96,7 +97,7 @@ class FlinkIndexScaleBenchmark {
       }
     }
     ScaleRun rocks = runs.get("rocksdb");
-    for (String other : List.of("heap", "rocksdb-flink-levels")) {
+    for (String other : List.of("heap", "rocksdb-flink-levels", "rocksdb-small-levels")) {
       ScaleRun run = runs.get(other);
       if (run == null || rocks == null) {
         continue;
@@ -133,9 +134,15 @@ class FlinkIndexScaleBenchmark {
           "--flink-conf", "state.backend.rocksdb.compaction.level.use-dynamic-size=false",
           "--flink-conf", "state.backend.rocksdb.compaction.level.max-size-level-base=256mb",
           "--flink-conf", "state.backend.rocksdb.compaction.level.target-file-size-base=64mb"));
+      // RocksDB with dynamic level sizes, a 16 MB base level and 2 MB files: a compaction rewrites a small base
+      // level and parts of the next ones, not the whole first level (an experiment, not Riverbed's setting)
+      case "rocksdb-small-levels" -> args.addAll(List.of("--flink-conf", "state.backend.type=rocksdb",
+          "--flink-conf", "state.backend.rocksdb.compaction.level.use-dynamic-size=true",
+          "--flink-conf", "state.backend.rocksdb.compaction.level.max-size-level-base=16mb",
+          "--flink-conf", "state.backend.rocksdb.compaction.level.target-file-size-base=2mb"));
       case "heap" -> { } // Flink's default (hashmap)
-      default -> throw new IllegalArgumentException("bench.flink.scale.backends: heap, rocksdb or rocksdb-flink-levels, not "
-          + backend);
+      default -> throw new IllegalArgumentException("bench.flink.scale.backends: heap, rocksdb, rocksdb-flink-levels or "
+          + "rocksdb-small-levels, not " + backend);
     }
     WriteJobConfig config = WriteJobArguments.parse(args.toArray(String[]::new));
     Configuration conf = WriteJob.flinkConfiguration(config);

@@ -108,6 +108,7 @@ record ScaleRun(Path table, Path checkpoints, long startNanos, long endNanos, do
     report.format("### %s index: %,d keys", switch (backend) {
       case "heap" -> "Heap (Flink's default)";
       case "rocksdb-flink-levels" -> "RocksDB with Flink's level and file sizes";
+      case "rocksdb-small-levels" -> "RocksDB with dynamic level sizes, 16 MB base level, 2 MB files";
       default -> "RocksDB (Riverbed's settings)";
     }, keys);
     report.line("");
