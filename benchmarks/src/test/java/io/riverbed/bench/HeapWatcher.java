@@ -33,6 +33,7 @@ import javax.management.openmbean.CompositeData;
 public final class HeapWatcher implements AutoCloseable {
   private final AtomicLong peakUsed = new AtomicLong();
   private final AtomicLong peakAfterGc = new AtomicLong();
+  private final AtomicLong lastAfterGc = new AtomicLong();
   private final Set<String> heapPools = ManagementFactory.getMemoryPoolMXBeans().stream()
       .filter(p -> p.getType() == MemoryType.HEAP).map(MemoryPoolMXBean::getName).collect(Collectors.toSet());
   private final List<NotificationEmitter> emitters = new ArrayList<>();
@@ -98,6 +99,7 @@ public final class HeapWatcher implements AutoCloseable {
     long after = info.getGcInfo().getMemoryUsageAfterGc().entrySet().stream()
         .filter(e -> heapPools.contains(e.getKey())).mapToLong(e -> e.getValue().getUsed()).sum();
     peakAfterGc.accumulateAndGet(after, Math::max);
+    lastAfterGc.set(after);
   }
 
   public long peakUsedBytes() {
@@ -106,6 +108,11 @@ public final class HeapWatcher implements AutoCloseable {
 
   public long peakAfterGcBytes() {
     return peakAfterGc.get();
+  }
+
+  /** The heap occupancy right after the latest collection (0 before the first). */
+  public long lastAfterGcBytes() {
+    return lastAfterGc.get();
   }
 
   public long gcCountSinceStart() {
