@@ -43,10 +43,12 @@ public final class ArchivedTimeline {
 
   private final List<Instant> instants;
   private final Map<String, String> completionTimes;
+  private final Map<String, byte[]> metadata;
 
-  private ArchivedTimeline(List<Instant> instants, Map<String, String> completionTimes) {
+  private ArchivedTimeline(List<Instant> instants, Map<String, String> completionTimes, Map<String, byte[]> metadata) {
     this.instants = instants;
     this.completionTimes = completionTimes;
+    this.metadata = metadata;
   }
 
   /**
@@ -59,19 +61,23 @@ public final class ArchivedTimeline {
     if (isLsmHistory(table)) {
       TreeSet<Instant> found = new TreeSet<>();
       Map<String, String> completionTimes = new HashMap<>();
+      Map<String, byte[]> metadata = new HashMap<>();
       for (GenericRecord row : HistoryArchival.historyOf(table).readAll()) {
         LsmInstantRow.fromRecord(row).ifPresent(r -> {
           found.add(r.instant());
           if (r.completionTime() != null) {
             completionTimes.put(r.instantTime(), r.completionTime());
           }
+          if (r.metadata() != null) {
+            metadata.put(r.instantTime() + "|" + r.action().word(), r.metadata());
+          }
         });
       }
-      return new ArchivedTimeline(List.copyOf(found), Map.copyOf(completionTimes));
+      return new ArchivedTimeline(List.copyOf(found), Map.copyOf(completionTimes), Map.copyOf(metadata));
     }
     TreeSet<Instant> found = new TreeSet<>();
     forEachEntry(table.fs(), table.archivePath(), r -> ArchivedEntries.instantOf(r).ifPresent(found::add));
-    return new ArchivedTimeline(List.copyOf(found), Map.of());
+    return new ArchivedTimeline(List.copyOf(found), Map.of(), Map.of());
   }
 
   /** Every {@code HoodieArchivedMetaEntry} of the archive files in {@code folder}, oldest file first. */
@@ -108,6 +114,15 @@ public final class ArchivedTimeline {
   /** Every archived state (requested, inflight, completed) of every archived instant, in time order. */
   public List<Instant> instants() {
     return instants;
+  }
+
+  /**
+   * The completed file's bytes an archived completed instant keeps (version 8: the LSM row's
+   * {@code metadata}, e.g. commit metadata in version 8's Avro form); empty on version 6, whose
+   * archive Riverbed reads for instants only.
+   */
+  public Optional<byte[]> metadataOf(Instant completed) {
+    return Optional.ofNullable(metadata.get(completed.time() + "|" + completed.action().completedAs().word()));
   }
 
   /** The archived instants as a timeline: one instant per time and action, in its highest state. */

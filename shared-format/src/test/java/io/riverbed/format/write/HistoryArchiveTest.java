@@ -135,6 +135,33 @@ class HistoryArchiveTest {
   }
 
   @Test
+  void incrementalRangesBeginningInArchivedTimeReadTheArchivedWritesAsHudi102Does() throws Exception {
+    for (TableType type : TableType.values()) {
+      var t = CleanTestTable.createVersion8(dir.resolve(type.name()), type);
+      for (int r = 1; r <= 7; r++) {
+        t.upsertRound(r);
+      }
+      List<String> w = t.writes();
+      Timeline before = t.table.refreshTimeline();
+      String secondCompletion = before.completionTime(w.get(1)).orElseThrow();
+      String lastCompletion = before.completionTime(w.get(6)).orElseThrow();
+      var fromStart = t.incremental("000", lastCompletion);
+      var fromSecond = t.incremental(secondCompletion, lastCompletion);
+      var secondOnly = t.incremental(secondCompletion, secondCompletion);
+      assertThat(secondOnly).as(type + ": the second write's rows").isNotEmpty();
+
+      Archiver.of(t.table).options(keep(2, 4, 10)).execute();
+      assertThat(t.timeline().commitsTimeline().completed().times()).as(type.name()).containsExactlyElementsOf(w.subList(5, 7));
+
+      assertThat(t.incremental("000", lastCompletion)).as(type + " from 000").isEqualTo(fromStart);
+      assertThat(t.incremental(secondCompletion, lastCompletion)).as(type + " from an archived write")
+          .isEqualTo(fromSecond);
+      assertThat(t.incremental(secondCompletion, secondCompletion)).as(type + " an archived write alone")
+          .isEqualTo(secondOnly);
+    }
+  }
+
+  @Test
   void runsAfterRunsCompactTheHistoryIntoHigherLayersAndEveryInstantStaysReadable() throws Exception {
     var t = CleanTestTable.createVersion8(dir, TableType.COPY_ON_WRITE);
     t.upsertRound(1);
