@@ -15,12 +15,13 @@ import picocli.CommandLine.Option;
 /** {@code archive}: Hudi's timeline archival, run offline. */
 @Command(name = "archive",
     description = {"Moves the oldest completed instants of the active timeline into .hoodie/archived/ (a file Hudi's "
-        + "archived timeline reads) once more than --max-commits completed commits are active, down to "
+        + "archived timeline reads; on table version 8 a file of Hudi 1.x's LSM history in .hoodie/timeline/history/) once more than --max-commits completed commits are active, down to "
         + "--min-commits; never past a savepoint, a pending write or compaction, what the last clean retained, or "
         + "what a live registered consumer reads next ('consumers')."})
 final class ArchiveCommand extends TableCommand {
   private static final Set<String> KEYS = Set.of(ArchiveOptions.MIN_COMMITS, ArchiveOptions.MAX_COMMITS,
-      ArchiveOptions.COMPACTION_DELTA_COMMITS, ArchiveOptions.MAX_INSTANTS_PER_RUN, ConsumerOptions.EXPIRATION);
+      ArchiveOptions.COMPACTION_DELTA_COMMITS, ArchiveOptions.MAX_INSTANTS_PER_RUN, ArchiveOptions.TIMELINE_COMPACTION_BATCH_SIZE,
+      ConsumerOptions.EXPIRATION);
 
   @Option(names = "--min-commits", paramLabel = "N", description = "hoodie.keep.min.commits (default 20): "
       + "completed commits left active.")
@@ -39,7 +40,7 @@ final class ArchiveCommand extends TableCommand {
   /**
    * What the archival moved.
    *
-   * @param archiveFile the file written in .hoodie/archived/, null when nothing was due
+   * @param archiveFile the file written in .hoodie/archived/ (version 8: .hoodie/timeline/history/), null when nothing was due
    * @param instants the completed instants archived, oldest first
    * @param stateFiles the timeline files moved (requested, inflight and completed)
    * @param backlog true when more instants are due than one run moves (run it again)

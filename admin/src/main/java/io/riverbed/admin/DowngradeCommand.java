@@ -8,8 +8,9 @@ import picocli.CommandLine.Command;
         + "writes rolled back; on MERGE_ON_READ, pending compactions run and then one compaction of every file group "
         + "with log files (so no latest slice keeps a log file named by its delta commit); the active timeline moved "
         + "back to .hoodie/ (completed files named <requested>.<action>, modified at their completion time; commit "
-        + "metadata as JSON); hoodie.properties given version 6's keys. Stop the table's writers first. A table with "
-        + "Hudi 1.x's archived (LSM) history is refused. Run again after a failure: it goes on."})
+        + "metadata as JSON); hoodie.properties given version 6's keys. Stop the table's writers first. "
+        + "Hudi 1.x's archived (LSM) history is written as one Hudi 0.x archive file in .hoodie/<archivelog folder>. "
+        + "Run again after a failure: it goes on."})
 final class DowngradeCommand extends TableVersionCommand {
   @Override
   boolean upward() {

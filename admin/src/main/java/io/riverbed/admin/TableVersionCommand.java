@@ -34,7 +34,8 @@ abstract class TableVersionCommand extends TableCommand {
     } else {
       out.line("Changed table " + table.basePath() + " from version " + result.fromVersion() + " to "
           + result.toVersion() + ": " + result.rolledBack().size() + " failed writes rolled back, "
-          + result.compactions().size() + " compactions run, " + result.timelineFiles() + " timeline files moved.");
+          + result.compactions().size() + " compactions run, " + result.timelineFiles() + " timeline files moved, "
+          + result.archivedInstants() + " archived instants converted.");
     }
   }
 }

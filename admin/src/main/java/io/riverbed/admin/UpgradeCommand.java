@@ -8,8 +8,9 @@ import picocli.CommandLine.Command;
         + "rolled back; on MERGE_ON_READ, pending compactions run and then one compaction of every file group with "
         + "log files; the active timeline moved to .hoodie/timeline/ (completed instants named "
         + "<requested>_<completion>.<action>, the completion time from the file's modification time; commit "
-        + "metadata as Avro); hoodie.properties given version 8's keys. Stop the table's writers first. A table with "
-        + "an archived timeline is refused (upgrade it with Hudi 1.x). Run again after a failure: it goes on."})
+        + "metadata as Avro); the archived timeline converted into Hudi 1.x's LSM history in .hoodie/timeline/history/ "
+        + "(the old archive files deleted after the switch); hoodie.properties given version 8's keys. Stop the "
+        + "table's writers first. Run again after a failure: it goes on."})
 final class UpgradeCommand extends TableVersionCommand {
   @Override
   boolean upward() {

@@ -43,6 +43,24 @@ class ArchiveCommandTest {
   }
 
   @Test
+  void archivesATableVersion8IntoItsLsmHistory() throws Exception {
+    OrdersTable t = rounds(6);
+    assertThat(AdminRun.run("upgrade", t.path(), "--to", "8").status()).isZero();
+
+    AdminRun run = AdminRun.run("archive", t.path(), "--min-commits", "2", "--max-commits", "4", "--json");
+
+    assertThat(run.status()).as(run.toString()).isZero();
+    JsonNode json = run.json();
+    assertThat(json.get("archiveFile").asText()).isEqualTo(writes.get(0) + "_" + writes.get(3) + "_0.parquet");
+    assertThat(json.get("instants")).extracting(JsonNode::asText).containsExactlyElementsOf(writes.subList(0, 4));
+    var v8 = io.riverbed.format.table.Table.open(t.table.fs(), t.table.basePath());
+    assertThat(v8.archivePath().getName()).isEqualTo("history");
+    assertThat(ArchivedTimeline.load(v8).timeline().instants()).extracting(Instant::time)
+        .containsExactlyElementsOf(writes.subList(0, 4));
+    assertThat(v8.refreshTimeline().completed().times()).containsExactlyElementsOf(writes.subList(4, 6));
+  }
+
+  @Test
   void textSaysWhatMovedAndWhenNothingIsDue() {
     OrdersTable t = rounds(4);
 
@@ -65,8 +83,9 @@ class ArchiveCommandTest {
 
     assertThat(run.status()).isEqualTo(2);
     assertThat(run.err().lines().toList()).containsExactly("riverbed-admin archive: archival needs 1 <= "
-        + "hoodie.keep.min.commits < hoodie.keep.max.commits, hoodie.compact.inline.max.delta.commits >= 1 and "
-        + "riverbed.archive.max.instants.per.run >= 1; got 5, 5, 5, 500 (riverbed-admin archive --help lists the options)");
+        + "hoodie.keep.min.commits < hoodie.keep.max.commits, hoodie.compact.inline.max.delta.commits >= 1, "
+        + "riverbed.archive.max.instants.per.run >= 1 and hoodie.timeline.compaction.batch.size >= 2; got 5, 5, 5, 500, 10 "
+        + "(riverbed-admin archive --help lists the options)");
     assertThat(t.timeline().size()).isEqualTo(2);
   }
 }

@@ -618,7 +618,8 @@ public record FlinkWriteOptions(
         + "after its clean: the active timeline is kept between " + ArchiveOptions.FLINK_MIN_COMMITS + " and "
         + ArchiveOptions.FLINK_MAX_COMMITS + " completed commits (see Archival), never past what a clean, a pending "
         + "compaction or a savepoint still needs, at most " + ArchiveOptions.MAX_INSTANTS_PER_RUN + " instants per "
-        + "run. A failed archival is logged and never fails the job. false: the job never archives."});
+        + "run; on a table version 8 into Hudi 1.x's LSM history (.hoodie/timeline/history/). A failed archival is "
+        + "logged and never fails the job. false: the job never archives."});
     d.putAll(FlinkHiveSync.DESCRIPTIONS);
     d.putAll(WriteTableVersion.DESCRIPTIONS);
     return Map.copyOf(d);

@@ -18,16 +18,19 @@ import java.util.Map;
  *     still counts them (Hudi's {@code CompactionUtils.getOldestInstantToRetainForCompaction})
  * @param maxInstantsPerRun {@value #MAX_INSTANTS_PER_RUN}: instants one run archives at most, so a
  *     large backlog is worked off over several runs instead of stalling one
+ * @param timelineCompactionBatchSize {@value #TIMELINE_COMPACTION_BATCH_SIZE}: table version 8, the files of
+ *     one layer of the LSM history that are merged into one file of the next layer (Hudi 1.x's default 10)
  * @param consumers how long a registered consumer holds archival back ({@link ConsumerOptions#EXPIRATION},
  *     read from the same map)
  */
 public record ArchiveOptions(int minCommitsToKeep, int maxCommitsToKeep, int compactionDeltaCommits,
-    int maxInstantsPerRun, ConsumerOptions consumers) {
+    int maxInstantsPerRun, int timelineCompactionBatchSize, ConsumerOptions consumers) {
 
   public static final String MIN_COMMITS = "hoodie.keep.min.commits";
   public static final String MAX_COMMITS = "hoodie.keep.max.commits";
   public static final String COMPACTION_DELTA_COMMITS = "hoodie.compact.inline.max.delta.commits";
   public static final String MAX_INSTANTS_PER_RUN = "riverbed.archive.max.instants.per.run";
+  public static final String TIMELINE_COMPACTION_BATCH_SIZE = "hoodie.timeline.compaction.batch.size";
 
   /** Hudi's Flink names; each falls back to the writer key above when absent. */
   public static final String FLINK_MIN_COMMITS = "archive.min_commits";
@@ -40,10 +43,11 @@ public record ArchiveOptions(int minCommitsToKeep, int maxCommitsToKeep, int com
   public ArchiveOptions {
     java.util.Objects.requireNonNull(consumers, "consumers");
     if (minCommitsToKeep < 1 || maxCommitsToKeep <= minCommitsToKeep || compactionDeltaCommits < 1
-        || maxInstantsPerRun < 1) {
+        || maxInstantsPerRun < 1 || timelineCompactionBatchSize < 2) {
       throw new IllegalArgumentException("archival needs 1 <= " + MIN_COMMITS + " < " + MAX_COMMITS + ", "
-          + COMPACTION_DELTA_COMMITS + " >= 1 and " + MAX_INSTANTS_PER_RUN + " >= 1; got " + minCommitsToKeep + ", "
-          + maxCommitsToKeep + ", " + compactionDeltaCommits + ", " + maxInstantsPerRun);
+          + COMPACTION_DELTA_COMMITS + " >= 1, " + MAX_INSTANTS_PER_RUN + " >= 1 and " + TIMELINE_COMPACTION_BATCH_SIZE
+          + " >= 2; got " + minCommitsToKeep + ", " + maxCommitsToKeep + ", " + compactionDeltaCommits + ", "
+          + maxInstantsPerRun + ", " + timelineCompactionBatchSize);
     }
   }
 
@@ -59,6 +63,7 @@ public record ArchiveOptions(int minCommitsToKeep, int maxCommitsToKeep, int com
         integer(conf, MAX_COMMITS, null, 30),
         integer(conf, COMPACTION_DELTA_COMMITS, null, 5),
         integer(conf, MAX_INSTANTS_PER_RUN, null, 500),
+        integer(conf, TIMELINE_COMPACTION_BATCH_SIZE, null, 10),
         ConsumerOptions.fromMap(conf));
   }
 
@@ -73,6 +78,7 @@ public record ArchiveOptions(int minCommitsToKeep, int maxCommitsToKeep, int com
         integer(conf, FLINK_MAX_COMMITS, MAX_COMMITS, 50),
         integer(conf, FLINK_COMPACTION_DELTA_COMMITS, COMPACTION_DELTA_COMMITS, 5),
         integer(conf, MAX_INSTANTS_PER_RUN, null, 500),
+        integer(conf, TIMELINE_COMPACTION_BATCH_SIZE, null, 10),
         ConsumerOptions.fromMap(conf));
   }
 
@@ -92,6 +98,9 @@ public record ArchiveOptions(int minCommitsToKeep, int maxCommitsToKeep, int com
         + "since the last compaction, they stay active (compaction scheduling counts them)."});
     d.put(MAX_INSTANTS_PER_RUN, new String[] {"500", "Riverbed: instants one archival run moves at most (each with "
         + "its requested and inflight files); a longer backlog is archived over the following runs."});
+    d.put(TIMELINE_COMPACTION_BATCH_SIZE, new String[] {"10", "Table version 8: once a layer of the LSM history "
+        + "(.hoodie/timeline/history/) holds this many files, archival merges them into one file of the next layer, "
+        + "as Hudi 1.x does."});
     d.put(FLINK_MIN_COMMITS, new String[] {"40", "Hudi's Flink name of " + MIN_COMMITS + ", with Hudi's Flink default "
         + "(ArchiveOptions.fromFlinkMap; falls back to " + MIN_COMMITS + "). The Flink job archives after its commits "
         + "unless hoodie.archive.automatic is false."});

@@ -31,6 +31,10 @@ import java.util.Optional;
  *       (or, with the full-table-scan fallback, the latest slices' rows committed in its range);
  * </ul>
  *
+ * On a version 8 table ({@link #planForHistory}, Hudi 1.x's {@code TimelineArchiverV2}) the commits are
+ * chosen the same way, and the completed cleans and rollbacks that go are those requested before the
+ * last commit archived, whatever their count (no per-action bounds).
+ *
  * The caller archives at most {@link ArchiveOptions#maxInstantsPerRun()} of them, oldest first.
  *
  * Pending instants are never archived on their own: only the requested and inflight files of an
@@ -56,6 +60,27 @@ final class ArchivePlanner {
       }
     }
     chosen.addAll(commitsToArchive(active, type, options, earliestRetainedByClean, lastClean, neededByConsumer));
+    chosen.sort(Comparator.naturalOrder());
+    return List.copyOf(chosen);
+  }
+
+  /**
+   * Every completed instant due for archival into Hudi 1.x's LSM history, oldest first: the commits
+   * {@link #plan} picks, and the completed cleans and rollbacks requested before the last of them.
+   */
+  static List<Instant> planForHistory(Timeline active, TableType type, ArchiveOptions options,
+      Optional<String> earliestRetainedByClean, Optional<String> neededByConsumer) {
+    Optional<String> lastClean = active.ofAction(Action.CLEAN).completed().last().map(Instant::time);
+    List<Instant> chosen = new ArrayList<>(
+        commitsToArchive(active, type, options, earliestRetainedByClean, lastClean, neededByConsumer));
+    if (chosen.isEmpty()) {
+      return List.of();
+    }
+    String lastCommit = chosen.get(chosen.size() - 1).time();
+    for (Action action : List.of(Action.CLEAN, Action.ROLLBACK)) {
+      active.ofAction(action).completed().instants().stream()
+          .filter(i -> i.time().compareTo(lastCommit) < 0).forEach(chosen::add);
+    }
     chosen.sort(Comparator.naturalOrder());
     return List.copyOf(chosen);
   }

@@ -1,5 +1,10 @@
 package io.riverbed.format.archive;
 
+import io.riverbed.format.history.LsmInstantRow;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.avro.generic.GenericRecord;
+
 import io.riverbed.format.TableException;
 import io.riverbed.format.log.AvroDataBlock;
 import io.riverbed.format.log.LogBlock;
@@ -17,7 +22,9 @@ import java.util.Optional;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.function.Consumer;
 import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 
 /**
@@ -35,34 +42,56 @@ public final class ArchivedTimeline {
   static final Pattern ARCHIVE_FILE = Pattern.compile("^\\.commits_\\.archive\\.([0-9]+).*");
 
   private final List<Instant> instants;
+  private final Map<String, String> completionTimes;
+  private final Map<String, byte[]> metadata;
 
-  private ArchivedTimeline(List<Instant> instants) {
+  private ArchivedTimeline(List<Instant> instants, Map<String, String> completionTimes, Map<String, byte[]> metadata) {
     this.instants = instants;
+    this.completionTimes = completionTimes;
+    this.metadata = metadata;
   }
 
   /**
    * Reads every archive file of {@code table}.
    *
-   * @throws TableException for a table version 8, whose history (Hudi 1.x's LSM timeline) Riverbed does not read yet
+   * <p>On a table version 8: the instants of Hudi 1.x's LSM history ({@code .hoodie/timeline/history/}),
+   * the files its latest manifest names, each completed with its completion time.
    */
   public static ArchivedTimeline load(Table table) {
     if (isLsmHistory(table)) {
-      throw new TableException("cannot read the archived timeline of " + table.basePath() + ": table version 8 "
-          + "keeps it as Hudi 1.x's LSM history in " + table.archivePath() + ", which Riverbed does not read yet");
+      TreeSet<Instant> found = new TreeSet<>();
+      Map<String, String> completionTimes = new HashMap<>();
+      Map<String, byte[]> metadata = new HashMap<>();
+      for (GenericRecord row : HistoryArchival.historyOf(table).readAll()) {
+        LsmInstantRow.fromRecord(row).ifPresent(r -> {
+          found.add(r.instant());
+          if (r.completionTime() != null) {
+            completionTimes.put(r.instantTime(), r.completionTime());
+          }
+          if (r.metadata() != null) {
+            metadata.put(r.instantTime() + "|" + r.action().word(), r.metadata());
+          }
+        });
+      }
+      return new ArchivedTimeline(List.copyOf(found), Map.copyOf(completionTimes), Map.copyOf(metadata));
     }
     TreeSet<Instant> found = new TreeSet<>();
-    for (FileStatus file : archiveFiles(table)) {
-      try (LogFileReader reader = LogFileReader.open(table.fs(), file.getPath(), file.getLen())) {
+    forEachEntry(table.fs(), table.archivePath(), r -> ArchivedEntries.instantOf(r).ifPresent(found::add));
+    return new ArchivedTimeline(List.copyOf(found), Map.of(), Map.of());
+  }
+
+  /** Every {@code HoodieArchivedMetaEntry} of the archive files in {@code folder}, oldest file first. */
+  static void forEachEntry(FileSystem fs, Path folder, Consumer<GenericRecord> action) {
+    for (FileStatus file : archiveFiles(fs, folder)) {
+      try (LogFileReader reader = LogFileReader.open(fs, file.getPath(), file.getLen())) {
         while (reader.hasNext()) {
           LogBlock block = reader.next();
           if (block instanceof AvroDataBlock data) {
-            data.forEachRecord(TimelineSchemas.ARCHIVED_META_ENTRY,
-                r -> ArchivedEntries.instantOf(r).ifPresent(found::add));
+            data.forEachRecord(TimelineSchemas.ARCHIVED_META_ENTRY, action);
           }
         }
       }
     }
-    return new ArchivedTimeline(List.copyOf(found));
   }
 
   /** Whether anything was ever archived: one listing of the archive folder, no file read. */
@@ -77,20 +106,9 @@ public final class ArchivedTimeline {
     return table.config().timelineLayoutVersion() >= 2;
   }
 
-  /** Whether Hudi 1.x's LSM history holds any data file ({@code .parquet}; the manifests alone hold no instant). */
+  /** Whether Hudi 1.x's LSM history's latest snapshot names any data file. */
   private static boolean hasLsmFiles(Table table) {
-    try {
-      for (FileStatus st : table.fs().listStatus(table.archivePath())) {
-        if (st.isFile() && st.getPath().getName().endsWith(".parquet")) {
-          return true;
-        }
-      }
-      return false;
-    } catch (FileNotFoundException e) {
-      return false;
-    } catch (IOException e) {
-      throw new TableException("cannot list the archived timeline " + table.archivePath(), e);
-    }
+    return HistoryArchival.historyOf(table).hasInstants();
   }
 
   /** Every archived state (requested, inflight, completed) of every archived instant, in time order. */
@@ -98,16 +116,30 @@ public final class ArchivedTimeline {
     return instants;
   }
 
+  /**
+   * The completed file's bytes an archived completed instant keeps (version 8: the LSM row's
+   * {@code metadata}, e.g. commit metadata in version 8's Avro form); empty on version 6, whose
+   * archive Riverbed reads for instants only.
+   */
+  public Optional<byte[]> metadataOf(Instant completed) {
+    return Optional.ofNullable(metadata.get(completed.time() + "|" + completed.action().completedAs().word()));
+  }
+
   /** The archived instants as a timeline: one instant per time and action, in its highest state. */
   public Timeline timeline() {
-    return Timeline.fromInstants(instants);
+    return Timeline.fromInstants(instants, completionTimes);
   }
 
   /** The archive files of {@code table}, oldest (lowest version) first. */
   static List<FileStatus> archiveFiles(Table table) {
+    return archiveFiles(table.fs(), table.archivePath());
+  }
+
+  /** The archive files in {@code folder}, oldest (lowest version) first. */
+  static List<FileStatus> archiveFiles(FileSystem fs, Path folder) {
     try {
       List<FileStatus> files = new ArrayList<>();
-      for (FileStatus st : table.fs().listStatus(table.archivePath())) {
+      for (FileStatus st : fs.listStatus(folder)) {
         if (st.isFile() && version(st.getPath()).isPresent()) {
           files.add(st);
         }
@@ -118,7 +150,7 @@ public final class ArchivedTimeline {
     } catch (FileNotFoundException e) {
       return List.of();
     } catch (IOException e) {
-      throw new TableException("cannot list the archived timeline " + table.archivePath(), e);
+      throw new TableException("cannot list the archived timeline " + folder, e);
     }
   }
 

@@ -26,6 +26,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.fs.Path;
 import org.slf4j.Logger;
@@ -48,6 +49,10 @@ import org.slf4j.LoggerFactory;
  * timelines; the next run archives them again into a new file, as Hudi does, and both Hudi's
  * reader and {@link ArchivedTimeline} tolerate the duplicates.
  *
+ * <p>On a table version 8 the instants go into Hudi 1.x's LSM history instead
+ * ({@code .hoodie/timeline/history/}, {@link HistoryArchival}), with Hudi 1.x's choice of cleans and
+ * rollbacks ({@link ArchivePlanner#planForHistory}).
+ *
  * <p>Typical use after a commit: {@code Archiver.of(table).options(ArchiveOptions.fromMap(conf)).execute()}.
  */
 public final class Archiver implements TableOperation<ArchiveResult> {
@@ -60,6 +65,7 @@ public final class Archiver implements TableOperation<ArchiveResult> {
   private final Table table;
   private ArchiveOptions options = ArchiveOptions.defaults();
   private Runnable afterArchiveFileWritten = () -> { };
+  private Consumer<String> historyCheckpoints = step -> { };
   private Clock wallClock = Clock.systemUTC();
 
   private Archiver(Table table) {
@@ -91,6 +97,16 @@ public final class Archiver implements TableOperation<ArchiveResult> {
   }
 
   /**
+   * For failure tests on a version 8 table: called with each step of the LSM history's writer as it
+   * completes ({@link io.riverbed.format.history.LsmHistoryWriter}'s step names); an exception thrown
+   * from it stands for a crash right after that step.
+   */
+  public Archiver historyCheckpoints(Consumer<String> hook) {
+    this.historyCheckpoints = Objects.requireNonNull(hook, "hook");
+    return this;
+  }
+
+  /**
    * Archives what is due, at most {@link ArchiveOptions#maxInstantsPerRun()} instants.
    *
    * @return the file written and the state files moved; nothing when the timeline is within bounds
@@ -98,18 +114,16 @@ public final class Archiver implements TableOperation<ArchiveResult> {
   @Override
   public ArchiveResult execute() {
     long start = System.currentTimeMillis();
-    requireArchivable(table);
     Table writable = table.prepareForWrite();
     TimelineStore store = writable.timelineStore();
+    boolean history = !keepsLegacyArchive(writable);
     Map<Instant, Long> stateFiles = store.modificationTimes();
-    Timeline active = Timeline.fromInstants(stateFiles.keySet());
+    Timeline active = history ? store.load() : Timeline.fromInstants(stateFiles.keySet());
     Optional<String> retainedByClean = earliestRetainedByClean(store, active);
     Optional<ConsumerPin> pin = ConsumerPin.find(writable, active, wallClock.instant(), options.consumers());
-    List<Instant> due = ArchivePlanner.plan(active, writable.type(), options, retainedByClean,
-        pin.map(p -> p.firstNeeded().time()));
+    List<Instant> due = plan(history, active, writable, retainedByClean, pin.map(p -> p.firstNeeded().time()));
     if (pin.isPresent()) {
-      int withoutConsumer = ArchivePlanner.plan(active, writable.type(), options, retainedByClean, Optional.empty())
-          .size();
+      int withoutConsumer = plan(history, active, writable, retainedByClean, Optional.empty()).size();
       if (withoutConsumer > due.size()) {
         LOG.info("Archival of table {}: {} keeps {} and later instants active ({} instants that were due stay)",
             table.basePath(), pin.get().describe(), pin.get().firstNeeded().time(), withoutConsumer - due.size());
@@ -123,6 +137,12 @@ public final class Archiver implements TableOperation<ArchiveResult> {
     Set<String> keys = new HashSet<>();
     heads.forEach(i -> keys.add(key(i)));
     List<Instant> files = stateFiles.keySet().stream().filter(i -> keys.contains(key(i))).sorted().toList();
+    if (history) {
+      String file = new HistoryArchival(writable, store, historyCheckpoints).archive(active, heads, files,
+          afterArchiveFileWritten, options.timelineCompactionBatchSize());
+      logArchived(heads, files, file, due.size(), start);
+      return new ArchiveResult(Optional.of(file), files, due.size() > heads.size());
+    }
 
     ZoneId zone = writable.config().timelineTimezone().zoneId();
     List<GenericRecord> entries = new ArrayList<>();
@@ -137,35 +157,44 @@ public final class Archiver implements TableOperation<ArchiveResult> {
     String archiveFile = writeArchiveFile(writable, entries);
     afterArchiveFileWritten.run();
     deleteActiveFiles(writable, store, files);
-    LOG.info("Archived {} instants ({} state files, {} to {}) of table {} into {} in {} ms{}", heads.size(), files.size(),
-        heads.get(0).time(), heads.get(heads.size() - 1).time(), table.basePath(), archiveFile,
-        System.currentTimeMillis() - start, due.size() > heads.size() ? "; " + (due.size() - heads.size())
-            + " more instants are due and go in the next runs" : "");
+    logArchived(heads, files, archiveFile, due.size(), start);
     return new ArchiveResult(Optional.of(archiveFile), files, due.size() > heads.size());
   }
 
-  /** True if Riverbed archives this table: version 6 (layout 1); version 8 keeps Hudi 1.x's LSM history, not written here. */
-  public static boolean archives(Table table) {
-    return table.config().timelineLayoutVersion() < TableConfig.TIMELINE_LAYOUT_VERSION_2;
+  private List<Instant> plan(boolean history, Timeline active, Table writable, Optional<String> retainedByClean,
+      Optional<String> neededByConsumer) {
+    return history
+        ? ArchivePlanner.planForHistory(active, writable.type(), options, retainedByClean, neededByConsumer)
+        : ArchivePlanner.plan(active, writable.type(), options, retainedByClean, neededByConsumer);
+  }
+
+  private void logArchived(List<Instant> heads, List<Instant> files, String file, int due, long start) {
+    LOG.info("Archived {} instants ({} state files, {} to {}) of table {} into {} in {} ms{}", heads.size(), files.size(),
+        heads.get(0).time(), heads.get(heads.size() - 1).time(), table.basePath(), file,
+        System.currentTimeMillis() - start, due > heads.size() ? "; " + (due - heads.size())
+            + " more instants are due and go in the next runs" : "");
   }
 
   /**
-   * @throws TableException naming the table for a version 8 table: its archived timeline is Hudi
-   *     1.x's LSM history, which Riverbed does not write; an archive of version 6's form there
-   *     would be a mixed layout
+   * True if this table's archive is Hudi 0.x's ({@code .hoodie/archived/}, version 6, layout 1);
+   * false for version 8, archived into Hudi 1.x's LSM history.
    */
-  private static void requireArchivable(Table table) {
-    if (!archives(table)) {
-      throw new TableException("cannot archive table " + table.basePath() + ": it has table version "
-          + table.config().version() + ", whose archived timeline is Hudi 1.x's LSM history in " + table.archivePath()
-          + ", which Riverbed does not write yet; archive it with Hudi 1.x, or downgrade it to version 6");
-    }
+  public static boolean keepsLegacyArchive(Table table) {
+    return table.config().timelineLayoutVersion() < TableConfig.TIMELINE_LAYOUT_VERSION_2;
   }
 
   /** Writes the entries to a temporary log file and renames it to the next archive version. */
   private String writeArchiveFile(Table writable, List<GenericRecord> entries) {
-    Path folder = writable.archivePath();
-    int version = ArchivedTimeline.archiveFiles(writable).stream()
+    return writeArchiveFile(writable, writable.archivePath(), entries);
+  }
+
+  /**
+   * Writes {@code entries} to a temporary log file and renames it to the next archive version in
+   * {@code folder} (Hudi 0.x's archive of {@code table}).
+   */
+  static String writeArchiveFile(Table writable, Path folder, List<GenericRecord> entries) {
+    Table table = writable;
+    int version = ArchivedTimeline.archiveFiles(writable.fs(), folder).stream()
         .mapToInt(st -> ArchivedTimeline.version(st.getPath()).orElseThrow()).max().orElse(0) + 1;
     String name = ".commits_.archive." + version + "_" + WRITE_TOKEN;
     Path target = new Path(folder, name);
@@ -195,7 +224,7 @@ public final class Archiver implements TableOperation<ArchiveResult> {
   }
 
   /** Requested and inflight files first, then completed files oldest first; leftover markers too. */
-  private void deleteActiveFiles(Table writable, TimelineStore store, List<Instant> files) {
+  static void deleteActiveFiles(Table writable, TimelineStore store, List<Instant> files) {
     files.stream().filter(i -> !i.isCompleted()).forEach(store::delete);
     files.stream().filter(Instant::isCompleted).forEach(store::delete);
     for (Instant done : files) {
@@ -205,7 +234,7 @@ public final class Archiver implements TableOperation<ArchiveResult> {
           writable.fs().delete(markers, true);
         } catch (IOException e) {
           throw new TableException("cannot delete the leftover markers " + markers + " of archived instant "
-              + done.time() + " in table " + table.basePath(), e);
+              + done.time() + " in table " + writable.basePath(), e);
         }
       }
     }

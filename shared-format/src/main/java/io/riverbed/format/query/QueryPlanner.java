@@ -212,9 +212,11 @@ public final class QueryPlanner {
 
   private static QueryPlan incremental(Table table, Timeline active, Optional<Schema> schema, QuerySpec spec) {
     boolean cow = table.type() == TableType.COPY_ON_WRITE;
-    IncrementalScope scope = scope(table, active, spec);
+    Optional<ArchivedTimeline> history = HistoryReach.reachedBy(table,
+        (cow ? active.commitAndReplaceTimeline() : active.writeTimeline()).completed(), spec.beginInstant().orElseThrow());
+    IncrementalScope scope = scope(table, active, spec, history);
     String end = scope.end();
-    CommitFiles commitFiles = new CommitFiles(table, active, scope);
+    CommitFiles commitFiles = new CommitFiles(table, active, scope, history);
     IncrementalScope.Source source = scope.source(spec.fallbackToFullTableScan(),
         () -> cow ? commitFiles.anyMissing(commitFiles.slices()) : commitFiles.anyWrittenMissing());
     InstantRange rows = scope.rows(source);
@@ -262,8 +264,16 @@ public final class QueryPlanner {
 
   /** The scope of an incremental query: its range, ended before the first incomplete commit as its policy says. */
   private static IncrementalScope scope(Table table, Timeline active, QuerySpec spec) {
+    return scope(table, active, spec, Optional.empty());
+  }
+
+  /** As {@link #scope(Table, Timeline, QuerySpec)}, the archived writes of {@code history} among the candidates. */
+  private static IncrementalScope scope(Table table, Timeline active, QuerySpec spec,
+      Optional<ArchivedTimeline> history) {
     boolean cow = table.type() == TableType.COPY_ON_WRITE;
-    Timeline candidates = (cow ? active.commitAndReplaceTimeline() : active.writeTimeline()).completed();
+    Timeline activeCandidates = (cow ? active.commitAndReplaceTimeline() : active.writeTimeline()).completed();
+    Timeline candidates = history.map(h -> HistoryReach.withArchived(activeCandidates, h, table.type()))
+        .orElse(activeCandidates);
     String begin = spec.beginInstant().orElseThrow();
     Optional<String> givenEnd = spec.endInstant();
     if (table.config().incrementalRangeByCompletionTime()) {
@@ -290,18 +300,20 @@ public final class QueryPlanner {
     private final Table table;
     private final Timeline active;
     private final IncrementalScope scope;
+    private final Optional<ArchivedTimeline> history;
     private Map<String, Map<String, FileStatus>> written;
     private List<FileSlice> slices;
 
-    CommitFiles(Table table, Timeline active, IncrementalScope scope) {
+    CommitFiles(Table table, Timeline active, IncrementalScope scope, Optional<ArchivedTimeline> history) {
       this.table = table;
       this.active = active;
       this.scope = scope;
+      this.history = history;
     }
 
     Map<String, Map<String, FileStatus>> written() {
       if (written == null) {
-        written = filesWritten(table, scope.commits());
+        written = filesWritten(table, scope.commits(), active, history);
       }
       return written;
     }
@@ -348,10 +360,23 @@ public final class QueryPlanner {
 
   /** Per partition, the files the selected commits wrote (a later commit's size wins for the same path). */
   private static Map<String, Map<String, FileStatus>> filesWritten(Table table, Timeline selected) {
+    return filesWritten(table, selected, selected, Optional.empty());
+  }
+
+  /** The files {@code selected} wrote; an instant not in {@code active} has its metadata from {@code history}. */
+  private static Map<String, Map<String, FileStatus>> filesWritten(Table table, Timeline selected, Timeline active,
+      Optional<ArchivedTimeline> history) {
     TimelineStore store = table.timelineStore();
     Map<String, Map<String, FileStatus>> files = new LinkedHashMap<>();
     for (Instant instant : selected.instants()) {
-      CommitMetadata metadata = CommitMetadata.parse(store.read(instant), store.pathOf(instant).toString());
+      CommitMetadata metadata;
+      if (history.isPresent() && !active.containsTime(instant.time())) {
+        String source = "archived instant " + instant + " in " + table.archivePath();
+        metadata = CommitMetadata.parse(history.get().metadataOf(instant).orElseThrow(() -> new TableException(
+            "table " + table.basePath() + ": " + source + " keeps no commit metadata")), source);
+      } else {
+        metadata = CommitMetadata.parse(store.read(instant), store.pathOf(instant).toString());
+      }
       metadata.partitionToWriteStats().forEach((partition, stats) -> {
         Map<String, FileStatus> inPartition = files.computeIfAbsent(partition, p -> new LinkedHashMap<>());
         for (WriteStat stat : stats) {

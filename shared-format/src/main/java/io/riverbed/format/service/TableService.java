@@ -63,7 +63,7 @@ public interface TableService {
 
   /**
    * Hudi's archival with {@code options} ({@link Archiver}): a bounded batch of instants per run; on
-   * a version 8 table it does not run and says so.
+   * a version 8 table into Hudi 1.x's LSM history.
    */
   static TableService archiving(ArchiveOptions options) {
     return archiving(options, () -> { });
@@ -77,10 +77,6 @@ public interface TableService {
     Objects.requireNonNull(options, "options");
     Objects.requireNonNull(afterArchiveFileWritten, "afterArchiveFileWritten");
     return named("archive", table -> {
-      if (!Archiver.archives(table)) {
-        return Optional.of("not run: table version " + table.config().version()
-            + " keeps Hudi 1.x's LSM history, which Riverbed does not write yet (archive it with Hudi 1.x)");
-      }
       ArchiveResult result = Archiver.of(table).options(options).afterArchiveFileWritten(afterArchiveFileWritten)
           .execute();
       return result.archived().isEmpty() ? Optional.empty() : Optional.of(result.archived().size()

@@ -70,6 +70,11 @@ public record CommitMetadata(
     return CommitMetadataJson.write(this);
   }
 
+  /** Hudi 1.x's Avro container of this metadata, as a layout-2 timeline (table version 8) stores it. */
+  public byte[] toAvroBytes() {
+    return CommitMetadataAvro.write(this);
+  }
+
   public byte[] toJsonBytes() {
     return toJson().getBytes(StandardCharsets.UTF_8);
   }

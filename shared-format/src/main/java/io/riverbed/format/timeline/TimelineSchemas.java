@@ -42,6 +42,8 @@ public final class TimelineSchemas {
   public static final Schema REPLACE_COMMIT_METADATA = load("HoodieReplaceCommitMetadata");
   /** One instant state of the archived timeline, with every metadata record nested in it. */
   public static final Schema ARCHIVED_META_ENTRY = load("HoodieArchivedMetaEntry");
+  /** One instant of Hudi 1.x's LSM history (table version 8), a row of its Parquet files. */
+  public static final Schema LSM_TIMELINE_INSTANT = load("HoodieLSMTimelineInstant");
 
   private TimelineSchemas() {}
 

@@ -3,6 +3,7 @@ package io.riverbed.format.upgrade;
 import io.riverbed.format.TableException;
 import io.riverbed.format.TableOperation;
 import io.riverbed.format.archive.ArchivedTimeline;
+import io.riverbed.format.archive.LegacyArchiveConversion;
 import io.riverbed.format.table.Table;
 import io.riverbed.format.table.TableConfig;
 import io.riverbed.format.table.TableProperty;
@@ -36,8 +37,10 @@ import org.slf4j.LoggerFactory;
  * <p>The config change is the switch: a crash before it leaves the table in its version with a copy
  * of the timeline that its readers ignore; a crash after it leaves source files the new layout's
  * readers ignore, and a rerun removes them. Writers of the table must be stopped (as for Hudi's
- * upgrade, which runs inside one writer). A table with an archived timeline is refused: Riverbed
- * does not convert it to Hudi 1.x's LSM history or back.
+ * upgrade, which runs inside one writer). The archived timeline is converted before the switch, as
+ * Hudi 1.0.2's handlers convert it ({@link LegacyArchiveConversion}): Hudi 0.x's archive into the LSM
+ * history {@code .hoodie/timeline/history/} on the way up (the archive is deleted after the switch),
+ * the history into one archive file in {@code .hoodie/<hoodie.archivelog.folder>} on the way down.
  */
 public final class TableVersionChange implements TableOperation<TableVersionChange.Result> {
   private static final Logger LOG = LoggerFactory.getLogger(TableVersionChange.class);
@@ -54,9 +57,10 @@ public final class TableVersionChange implements TableOperation<TableVersionChan
    * @param rolledBack the failed writes rolled back
    * @param compactions the compactions run
    * @param timelineFiles the timeline files moved into the new layout
+   * @param archivedInstants the archived instants converted into the new version's archived timeline
    */
   public record Result(int fromVersion, int toVersion, List<String> rolledBack, List<String> compactions,
-      int timelineFiles) {}
+      int timelineFiles, int archivedInstants) {}
 
   private TableVersionChange(Table table, int targetVersion) {
     this.table = table;
@@ -81,8 +85,7 @@ public final class TableVersionChange implements TableOperation<TableVersionChan
    * Changes the version; a table already at it only loses the other layout's leftovers of an
    * interrupted change.
    *
-   * @throws TableException naming the table when it has an archived timeline, or instants that stay
-   *     pending after the failed writes were rolled back and the compactions run
+   * @throws TableException naming the table when instants stay pending after the failed writes were rolled back and the compactions run
    */
   @Override
   public Result execute() {
@@ -92,12 +95,7 @@ public final class TableVersionChange implements TableOperation<TableVersionChan
       int leftovers = removeLeftovers(prepared);
       LOG.info("Table {} has table version {} already ({} leftover timeline files removed)", prepared.basePath(),
           from, leftovers);
-      return new Result(from, from, List.of(), List.of(), 0);
-    }
-    if (ArchivedTimeline.exists(prepared)) {
-      throw new TableException("cannot change table " + prepared.basePath() + " from version " + from + " to "
-          + targetVersion + ": it has an archived timeline in " + prepared.archivePath() + ", which Riverbed does not "
-          + "convert (Hudi 1.x's LSM history and Hudi 0.x's archive differ); change the version with Hudi 1.x");
+      return new Result(from, from, List.of(), List.of(), 0, 0);
     }
     List<String> rolledBack = Rollback.rollbackFailedWrites(prepared).stream()
         .flatMap(m -> m.commitsRollback().stream()).toList();
@@ -113,17 +111,26 @@ public final class TableVersionChange implements TableOperation<TableVersionChan
     var move = new TimelineLayoutMove(prepared.fs(), prepared.timelinePath(), prepared.config().timelineLayoutVersion(),
         targetStore, prepared.tempPath(), prepared.config().timelineTimezone().zoneId());
     int moved = move.copy();
+    Path legacyArchive = legacyArchivePath(prepared);
+    int archived;
     if (targetVersion == TableConfig.VERSION_8) {
-      mkdirs(prepared, new Path(targetStore.metaPath(), TableProperty.TIMELINE_HISTORY_PATH.defaultValue()));
+      Path history = new Path(targetStore.metaPath(), TableProperty.TIMELINE_HISTORY_PATH.defaultValue());
+      mkdirs(prepared, history);
+      archived = LegacyArchiveConversion.toHistory(prepared, history);
+    } else {
+      archived = LegacyArchiveConversion.toLegacyArchive(prepared, legacyArchive);
     }
     prepared.updateConfig(configChanges(prepared.config(), targetVersion));
     move.deleteSources();
     if (targetVersion == TableConfig.VERSION_6) {
       deleteFolder(prepared, prepared.timelinePath());
+    } else {
+      LegacyArchiveConversion.deleteArchiveFiles(prepared, legacyArchive);
     }
     LOG.info("Changed table {} from version {} to {}: {} failed writes rolled back, compactions {}, {} timeline files "
-        + "moved", prepared.basePath(), from, targetVersion, rolledBack.size(), compactions, moved);
-    return new Result(from, targetVersion, rolledBack, compactions, moved);
+        + "moved, {} archived instants converted", prepared.basePath(), from, targetVersion, rolledBack.size(),
+        compactions, moved, archived);
+    return new Result(from, targetVersion, rolledBack, compactions, moved, archived);
   }
 
   /** MERGE_ON_READ: every pending compaction, then one of every file group with log files, as Hudi's handlers run. */
@@ -169,9 +176,21 @@ public final class TableVersionChange implements TableOperation<TableVersionChan
     return changes;
   }
 
-  /** Removes the other layout's timeline files an interrupted change left behind. */
+  /** Hudi 0.x's archive folder of {@code table}: {@code .hoodie/<hoodie.archivelog.folder>}. */
+  private static Path legacyArchivePath(Table table) {
+    return new Path(table.metaPath(), table.config().archiveLogFolder());
+  }
+
+  /**
+   * Removes the other layout's timeline files an interrupted change left behind; on version 8 also
+   * Hudi 0.x's archive once the LSM history holds the converted instants.
+   */
   private static int removeLeftovers(Table table) {
     int version = table.config().version();
+    if (version == TableConfig.VERSION_8 && ArchivedTimeline.exists(table)
+        && !legacyArchivePath(table).equals(table.archivePath())) {
+      LegacyArchiveConversion.deleteArchiveFiles(table, legacyArchivePath(table));
+    }
     int otherVersion = version == TableConfig.VERSION_8 ? TableConfig.VERSION_6 : TableConfig.VERSION_8;
     Path other = timelinePath(table, otherVersion);
     int removed = 0;

@@ -12,17 +12,17 @@ class ArchiveOptionsTest {
 
   @Test
   void defaultsAreHudisWriterDefaults() {
-    assertThat(ArchiveOptions.defaults()).isEqualTo(new ArchiveOptions(20, 30, 5, 500, ConsumerOptions.defaults()));
+    assertThat(ArchiveOptions.defaults()).isEqualTo(new ArchiveOptions(20, 30, 5, 500, 10, ConsumerOptions.defaults()));
   }
 
   @Test
   void flinkNamesHaveHudisFlinkDefaultsAndFallBackToTheWriterKeys() {
-    assertThat(ArchiveOptions.fromFlinkMap(Map.of())).isEqualTo(new ArchiveOptions(40, 50, 5, 500, ConsumerOptions.defaults()));
+    assertThat(ArchiveOptions.fromFlinkMap(Map.of())).isEqualTo(new ArchiveOptions(40, 50, 5, 500, 10, ConsumerOptions.defaults()));
     assertThat(ArchiveOptions.fromFlinkMap(Map.of(ArchiveOptions.MIN_COMMITS, "3", ArchiveOptions.MAX_COMMITS, "9")))
-        .isEqualTo(new ArchiveOptions(3, 9, 5, 500, ConsumerOptions.defaults()));
+        .isEqualTo(new ArchiveOptions(3, 9, 5, 500, 10, ConsumerOptions.defaults()));
     assertThat(ArchiveOptions.fromFlinkMap(Map.of(ArchiveOptions.FLINK_MIN_COMMITS, "20",
         ArchiveOptions.MIN_COMMITS, "3", ArchiveOptions.FLINK_MAX_COMMITS, "30", "compaction.delta_commits", "2")))
-        .isEqualTo(new ArchiveOptions(20, 30, 2, 500, ConsumerOptions.defaults()));
+        .isEqualTo(new ArchiveOptions(20, 30, 2, 500, 10, ConsumerOptions.defaults()));
   }
 
   @Test

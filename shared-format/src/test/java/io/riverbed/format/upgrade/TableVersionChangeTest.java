@@ -6,6 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.riverbed.format.TableException;
 import io.riverbed.format.archive.ArchiveOptions;
 import io.riverbed.format.archive.Archiver;
+import io.riverbed.format.archive.ArchivedTimeline;
+import io.riverbed.format.archive.LegacyArchiveConversion;
+import io.riverbed.format.history.LsmHistory;
+import io.riverbed.format.timeline.Instant;
+import io.riverbed.format.timeline.Timeline;
 import io.riverbed.format.file.FileNames;
 import io.riverbed.format.query.QuerySpec;
 import io.riverbed.format.record.MetaFields;
@@ -139,19 +144,67 @@ class TableVersionChangeTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(v6.basePath().toString());
   }
 
+  private static ArchiveOptions keep(int min, int max) {
+    return ArchiveOptions.fromMap(Map.of(ArchiveOptions.MIN_COMMITS, Integer.toString(min),
+        ArchiveOptions.MAX_COMMITS, Integer.toString(max), ArchiveOptions.COMPACTION_DELTA_COMMITS, "1"));
+  }
+
   @Test
-  void tableWithAnArchivedTimelineIsRefusedNamingTheArchive() throws IOException {
-    Table v6 = create(TableType.COPY_ON_WRITE);
+  void archivedTimelineIsConvertedIntoTheLsmHistoryAndBackAndArchivalGoesOnInEachVersion() throws IOException {
+    Table v6 = create(TableType.MERGE_ON_READ);
     for (int round = 1; round <= 5; round++) {
-      write(v6, round, "a");
+      write(v6, round, "a", "b");
     }
-    Archiver.of(v6).options(ArchiveOptions.fromMap(Map.of(ArchiveOptions.MIN_COMMITS, "2", ArchiveOptions.MAX_COMMITS, "3")))
-        .execute();
-    assertThatThrownBy(() -> TableVersionChange.of(v6, 8).execute())
-        .isInstanceOf(TableException.class)
-        .hasMessageContaining(v6.basePath().toString())
-        .hasMessageContaining("archived timeline");
-    assertThat(Table.open(v6.fs(), v6.basePath()).config().version()).isEqualTo(6);
+    Archiver.of(v6).options(keep(2, 3)).execute();
+    for (int round = 6; round <= 8; round++) {
+      write(v6, round, "a", "c");
+    }
+    Archiver.of(v6).options(keep(2, 3)).execute();
+    assertThat(files(v6.fs(), v6.archivePath())).containsExactly(".commits_.archive.1_1-0-1", ".commits_.archive.2_1-0-1");
+    Timeline legacy = ArchivedTimeline.load(v6).timeline().completed();
+    assertThat(legacy.size()).isEqualTo(6);
+    Map<String, String> rows = rows(v6);
+    // a crashed earlier upgrade left part of the history: the rerun adds each instant once
+    LegacyArchiveConversion.toHistory(v6, new Path(v6.metaPath(), "timeline/history"));
+
+    TableVersionChange.Result up = TableVersionChange.of(v6, 8).execute();
+
+    Table v8 = Table.open(v6.fs(), v6.basePath());
+    assertThat(up.archivedInstants()).isEqualTo(6);
+    assertThat(v6.fs().exists(new Path(v6.metaPath(), "archived/.commits_.archive.1_1-0-1"))).isFalse();
+    assertThat(v8.archivePath().toString()).endsWith(".hoodie/timeline/history");
+    Timeline history = ArchivedTimeline.load(v8).timeline();
+    assertThat(history.completed().times()).containsExactlyElementsOf(legacy.times());
+    assertThat(history.completed().instants()).extracting(Instant::action)
+        .containsExactlyElementsOf(legacy.instants().stream().map(Instant::action).toList());
+    legacy.times().forEach(t -> assertThat(history.completionTime(t)).as(t).isPresent());
+    assertThat(LsmHistory.at(v8.fs(), v8.archivePath()).readAll())
+        .allSatisfy(r -> assertThat(r.get("metadata")).isNotNull());
+    assertThat(rows(v8)).isEqualTo(rows);
+
+    for (int round = 9; round <= 12; round++) {
+      write(v8, round, "a", "d");
+    }
+    Archiver.of(v8).options(keep(2, 3)).execute();
+    Timeline historyAfter = ArchivedTimeline.load(v8).timeline().completed();
+    assertThat(historyAfter.size()).isGreaterThan(6);
+    Map<String, String> rowsV8 = rows(v8);
+
+    TableVersionChange.Result down = TableVersionChange.of(v8, 6).execute();
+
+    Table back = Table.open(v6.fs(), v6.basePath());
+    assertThat(down.archivedInstants()).isEqualTo(historyAfter.size());
+    assertThat(back.archivePath().toString()).endsWith(".hoodie/archived");
+    assertThat(files(back.fs(), back.archivePath())).containsExactly(".commits_.archive.1_1-0-1");
+    assertThat(back.fs().exists(new Path(back.metaPath(), "timeline"))).isFalse();
+    assertThat(ArchivedTimeline.load(back).timeline().completed().times())
+        .containsExactlyElementsOf(historyAfter.times());
+    assertThat(rows(back)).isEqualTo(rowsV8);
+    for (int round = 13; round <= 15; round++) {
+      write(back, round, "a");
+    }
+    assertThat(Archiver.of(back).options(keep(2, 3)).execute().archiveFile()).contains(".commits_.archive.2_1-0-1");
+    assertThat(ArchivedTimeline.load(back).timeline().completed().size()).isGreaterThan(historyAfter.size());
   }
 
   private static TreeSet<String> files(FileSystem fs, Path folder) throws IOException {

@@ -44,6 +44,11 @@ final class CleanTestTable {
     return new CleanTestTable(WriteTestSupport.createTable(dir, type));
   }
 
+  /** A table version 8 (Hudi 1.x's layout). */
+  static CleanTestTable createVersion8(java.nio.file.Path dir, TableType type) throws IOException {
+    return new CleanTestTable(WriteTestSupport.createTable(dir, type, io.riverbed.format.table.TableConfig.VERSION_8));
+  }
+
   /** r1, r2, compaction c1, r3, r4, compaction c2, r5: slices t1 (logs), c1 and c2 per file group. */
   static CleanTestTable morWithTwoCompactions(java.nio.file.Path dir) throws IOException {
     var t = create(dir, TableType.MERGE_ON_READ);

@@ -34,8 +34,13 @@ final class WriteTestSupport {
   private WriteTestSupport() {}
 
   static Table createTable(java.nio.file.Path dir, TableType type) throws IOException {
+    return createTable(dir, type, TableConfig.VERSION_6);
+  }
+
+  /** A table of {@code tableVersion} (6 or 8) with {@link #SCHEMA}. */
+  static Table createTable(java.nio.file.Path dir, TableType type, int tableVersion) throws IOException {
     FileSystem fs = FileSystem.getLocal(new Configuration());
-    TableConfig config = TableConfig.builder("orders").type(type)
+    TableConfig config = TableConfig.builder("orders").type(type).tableVersion(tableVersion)
         .recordKeyFields(List.of("id")).partitionFields(List.of("dt")).precombineField("ts")
         .payloadClass(PayloadMergeRule.EVENT_TIME.payloadClass())
         .createSchema(SCHEMA.toString())
@@ -62,7 +67,7 @@ final class WriteTestSupport {
   }
 
   static Timeline timeline(Table table) {
-    return TimelineStore.at(table.fs(), table.metaPath()).load();
+    return table.timelineStore().load();
   }
 
   /** Rows of a snapshot query at the latest completed instant, by record key. */
