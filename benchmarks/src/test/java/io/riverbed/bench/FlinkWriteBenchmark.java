@@ -70,7 +70,7 @@ import org.junit.jupiter.api.Test;
  * adds Apache Iceberg's Flink upsert sink ({@link IcebergUpsertSink}), its table read back after the
  * last round with Iceberg's own reader. Rounds alternate the order; heap is measured by
  * {@link HeapWatcher}; every job runs on a MiniCluster of its own whose checkpoint statistics
- * ({@link CheckpointStats}) give the checkpoints' count, end-to-end duration and checkpointed size.
+ * ({@link CheckpointStatsCollector}) give the checkpoints' count, end-to-end duration and checkpointed size.
  *
  * <p>{@code -Dbench.flink.keys=zipf} (default {@code uniform}) draws every event's key from
  * {@code bench.records/2} keys with Zipf's law, skew {@code bench.flink.zipf.skew} ({@link InputKeys});
@@ -196,18 +196,18 @@ class FlinkWriteBenchmark {
         peakUsed.get(name).add(m.peakUsedBytes() / 1e6);
         peakAfterGc.get(name).add(m.peakAfterGcBytes() / 1e6);
         gcShare.get(name).add(m.gcMillis() / 10.0 / m.seconds());
-        List<CheckpointStats.Completed> completed = m.checkpoints().completed();
+        List<CheckpointStatsCollector.Completed> completed = m.checkpoints().completed();
         checkpointCounts.get(name).add(completed.size());
         completed.forEach(c -> {
           checkpointMillis.get(name).add(c.endToEndMillis());
-          checkpointBytes.get(name).add(c.checkpointedBytes() / 1e6);
+          checkpointBytes.get(name).add(c.uploadedBytes() / 1e6);
         });
         System.out.printf(Locale.ROOT, "[bench] round %d | %s | %.1f s | cpu %.1f s | %.0f records/s | peak heap used %.0f MB, "
                 + "after GC %.0f MB | %d GCs, %d ms | %d checkpoints (%d failed): ms %s, MB %s%n", round, name, m.seconds(),
             m.cpuSeconds(), records / m.seconds(), m.peakUsedBytes() / 1e6, m.peakAfterGcBytes() / 1e6, m.gcCount(),
             m.gcMillis(), completed.size(), m.checkpoints().failed(),
             completed.stream().map(c -> Long.toString(c.endToEndMillis())).toList(),
-            completed.stream().map(c -> String.format(Locale.ROOT, "%.1f", c.checkpointedBytes() / 1e6)).toList());
+            completed.stream().map(c -> String.format(Locale.ROOT, "%.1f", c.uploadedBytes() / 1e6)).toList());
         if (name.equals("Riverbed MOR")) {
           lastTable = table;
         } else if (name.equals(PAIMON)) {
@@ -356,7 +356,7 @@ class FlinkWriteBenchmark {
    */
   record Measured(double seconds, double jobSeconds, double cpuSeconds, long settleMillis, long maxBufferedBytes,
       long peakUsedBytes, long peakAfterGcBytes, long gcCount, long gcMillis, double ingestSeconds,
-      int compactionsDuringIngest, CheckpointStats checkpoints) {}
+      int compactionsDuringIngest, CheckpointStatsCollector checkpoints) {}
 
   /** Completion times (file modification times) of the table's delta commits and compactions. */
   record Completions(long lastDeltaCommitMillis, int compactionsBefore) {
@@ -392,7 +392,7 @@ class FlinkWriteBenchmark {
       args.addAll(List.of("--flink-conf", "state.backend.type=rocksdb"));
     }
     WriteJobConfig config = WriteJobArguments.parse(args.toArray(String[]::new));
-    CheckpointStats checkpointStats = new CheckpointStats();
+    CheckpointStatsCollector checkpointStats = new CheckpointStatsCollector();
     try (HeapWatcher heap = HeapWatcher.start()) {
       long cpuStart = ProcessCpu.nanos();
       long startMillis = System.currentTimeMillis();
@@ -422,7 +422,8 @@ class FlinkWriteBenchmark {
    * on a MiniCluster of its own, started and stopped here), with the job's checkpoint statistics
    * polled every second while it runs and once after it finished.
    */
-  private static JobExecutionResult runOnMiniCluster(WriteJobConfig config, TableSinkBuilder sink, CheckpointStats stats)
+  private static JobExecutionResult runOnMiniCluster(WriteJobConfig config, TableSinkBuilder sink,
+      CheckpointStatsCollector stats)
       throws Exception {
     org.apache.flink.configuration.Configuration conf = WriteJob.flinkConfiguration(config);
     conf.set(WebOptions.CHECKPOINTS_HISTORY_SIZE, 100_000);
@@ -443,11 +444,12 @@ class FlinkWriteBenchmark {
     try (MiniCluster cluster = new MiniCluster(clusterConf)) {
       cluster.start();
       JobID job = cluster.submitJob(jobGraph).get().getJobID();
-      poller.scheduleWithFixedDelay(() -> stats.poll(cluster, job), 1, 1, TimeUnit.SECONDS);
+      long started = System.nanoTime();
+      poller.scheduleWithFixedDelay(() -> stats.poll(cluster, job, started), 1, 1, TimeUnit.SECONDS);
       JobResult result = cluster.requestJobResult(job).get();
       poller.shutdown();
       poller.awaitTermination(1, TimeUnit.MINUTES);
-      stats.poll(cluster, job);
+      stats.poll(cluster, job, started);
       if (stats.pollError() != null) {
         System.out.printf(Locale.ROOT, "[bench] checkpoint statistics of job %s: last poll failed: %s%n", job,
             stats.pollError());
