@@ -45,8 +45,13 @@ public final class NioLocalFileSystem extends LocalFileSystem {
       scheme = FileSystem.getDefaultUri(conf).getScheme();
     }
     if ("file".equals(scheme) && LocalFileSystem.class.getName().equals(conf.get(FILE_IMPL, LocalFileSystem.class.getName()))) {
+      // the instance is not shared through Hadoop's cache, so its configuration reaches libraries' static caches
+      // (Parquet keeps each codec with the configuration it was made with): it must not hold the class loader of
+      // the thread that asked (a Flink job's, closed when the job ends), but one that lives as long as this class
+      Configuration own = new Configuration(conf);
+      own.setClassLoader(NioLocalFileSystem.class.getClassLoader());
       NioLocalFileSystem fs = new NioLocalFileSystem();
-      fs.initialize(URI.create("file:///"), conf);
+      fs.initialize(URI.create("file:///"), own);
       return fs;
     }
     return path.getFileSystem(conf);

@@ -75,6 +75,25 @@ class NioLocalFileSystemTest {
         + s.isDirectory() + " " + s.getPermission() + " " + s.getOwner() + " " + s.getGroup();
   }
 
+  /**
+   * A configuration made on a Flink task thread holds the job's class loader, closed when the job
+   * ends; the file system's own configuration (which Parquet's codec cache keeps) must not.
+   */
+  @Test
+  void theFileSystemsConfigurationDoesNotHoldTheCallersClassLoader() throws Exception {
+    ClassLoader jobLoader = new java.net.URLClassLoader(new java.net.URL[0], getClass().getClassLoader());
+    Thread thread = Thread.currentThread();
+    ClassLoader before = thread.getContextClassLoader();
+    FileSystem fs;
+    try {
+      thread.setContextClassLoader(jobLoader);
+      fs = NioLocalFileSystem.of(new Path(dir.toUri()), new Configuration());
+    } finally {
+      thread.setContextClassLoader(before);
+    }
+    assertThat(fs.getConf().getClassLoader()).isSameAs(NioLocalFileSystem.class.getClassLoader());
+  }
+
   @Test
   void otherSchemesAndAConfiguredLocalImplementationAreLeftAlone() throws Exception {
     Configuration raw = new Configuration();
