@@ -213,15 +213,19 @@ public final class CompactionRunner implements TableOperation<CommitMetadata> {
   }
 
   /**
-   * The merger of this compaction: the table schema and the committed log writes, read once; the
-   * writes only of the instants from the plan's oldest slice base instant on, the only ones that
-   * can have written into the logs it merges, so the cost does not grow with the timeline.
+   * The merger of this compaction: the table schema as of the compaction's instant and the
+   * committed log writes, read once; the writes only of the instants from the plan's oldest slice
+   * base instant on, the only ones that can have written into the logs it merges, so the cost does
+   * not grow with the timeline. The schema is the one of the newest write at or before the
+   * compaction's instant, not of a later one: the merged blocks are all of instants before it, and
+   * a time travel to an instant between the compaction and a later write that widened a column
+   * reads the new base files in the narrower schema of its instant.
    */
   private synchronized CompactionFileGroupMerger merger() {
     if (merger == null) {
       Timeline timeline = table.refreshTimeline();
-      Schema schema = TableSchemas.removeMetaFields(TableSchemaResolver.resolve(table, timeline).orElseThrow(
-          () -> new TableException("cannot compact " + instantTime + " in table " + table.basePath()
+      Schema schema = TableSchemas.removeMetaFields(TableSchemaResolver.resolve(table, timeline.onOrBefore(instantTime))
+          .orElseThrow(() -> new TableException("cannot compact " + instantTime + " in table " + table.basePath()
               + ": the table has no schema (no commit, create schema or data file names one)")));
       String since = plan().operations().stream().map(CompactionOperation::baseInstantTime)
           .filter(java.util.Objects::nonNull).min(String::compareTo).orElse("");

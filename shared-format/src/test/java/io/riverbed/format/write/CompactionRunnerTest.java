@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.riverbed.format.TableException;
+import io.riverbed.format.base.BaseFileReader;
 import io.riverbed.format.file.FileGroupId;
 import io.riverbed.format.file.FileSlice;
 import io.riverbed.format.file.FileSystemView;
@@ -23,6 +24,8 @@ import java.nio.file.Files;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
@@ -155,6 +158,30 @@ class CompactionRunnerTest {
     assertThat(latest.logFiles()).extracting(LogFile::fileName).containsExactly(".a_" + c + ".log.1_0-1-0");
     assertThat(t.readBase(latest.baseFile().orElseThrow().path())).extracting(CompactionTestTable::describe)
         .doesNotContain("y3@3 commit=" + late);
+  }
+
+  /**
+   * A write completed between scheduling and running a compaction that widened the schema does not
+   * reach the compacted files: they hold only blocks of earlier instants, and a time travel to an
+   * instant before that write reads them in the schema of its instant (a long column that later
+   * became a double cannot be read back as a long).
+   */
+  @Test
+  void aSchemaWidenedAfterSchedulingIsNotTheCompactedFilesSchema() throws IOException {
+    t = CompactionTestTable.create(dir, PayloadMergeRule.OVERWRITE_WITH_LATEST);
+    t.insertBaseFiles(upsert("p1", "a", "k1", 1, "x"));
+    t.deltaCommit(upsert("p1", "a", "k1", 2, "x2"));
+    String c = schedule();
+    Schema widened = SchemaBuilder.record("trips_record").namespace("hoodie.trips").fields()
+        .requiredString("id").requiredDouble("ts").requiredString("name").optionalString("note").endRecord();
+    t.deltaCommitDeclaring(widened, upsert("p1", "a", "k1", 3, "x3"));
+
+    CommitMetadata compacted = run(c);
+
+    Schema written = BaseFileReader.open(t.table().fs().getConf(), baseFileOf(c, "p1", "a")).avroSchema();
+    assertThat(written.getField("ts").schema().getType()).isEqualTo(Schema.Type.LONG);
+    assertThat(written.getField("note")).isNull();
+    assertThat(compacted.schema()).contains(CompactionTestTable.SCHEMA.toString());
   }
 
   @Test

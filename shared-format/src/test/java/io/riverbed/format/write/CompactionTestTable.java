@@ -137,8 +137,13 @@ final class CompactionTestTable {
 
   /** A completed deltacommit appending one new log file per file group touched. */
   String deltaCommit(Row... rows) {
+    return deltaCommitDeclaring(SCHEMA, rows);
+  }
+
+  /** As {@link #deltaCommit}, its commit metadata naming {@code schema} (a writer that widened the table's). */
+  String deltaCommitDeclaring(Schema schema, Row... rows) {
     String time = nextInstant();
-    commit(begin(time), writeLogs(time, rows));
+    commit(begin(time), writeLogs(time, rows), schema);
     return time;
   }
 
@@ -177,8 +182,12 @@ final class CompactionTestTable {
   }
 
   private void commit(Instant inflight, List<WriteStat> stats) {
+    commit(inflight, stats, SCHEMA);
+  }
+
+  private void commit(Instant inflight, List<WriteStat> stats, Schema schema) {
     CommitMetadata metadata = CommitMetadata.builder(WriteOperationType.UPSERT).addWriteStats(stats)
-        .schema(SCHEMA.toString()).build();
+        .schema(schema.toString()).build();
     store.complete(inflight, metadata.toJsonBytes());
   }
 
