@@ -15,6 +15,8 @@ import io.riverbed.flink.sink.WriterFixtures.Change;
 import io.riverbed.flink.sink.WriterFixtures;
 import io.riverbed.format.archive.ArchiveOptions;
 import io.riverbed.format.archive.ArchivedTimeline;
+import io.riverbed.format.archive.Archiver;
+import io.riverbed.format.clean.Cleaner;
 import io.riverbed.format.clean.CleanOptions;
 import io.riverbed.format.file.FileNames;
 import io.riverbed.format.file.FileSystemViewLoader;
@@ -147,8 +149,11 @@ class CleaningJobTest {
     var all = new TreeSet<String>();
     archived.forEach(i -> assertThat(all.add(i.time())).isTrue());
     active.commitsTimeline().completed().instants().forEach(i -> assertThat(all.add(i.time())).as("%s twice", i).isTrue());
-    // the round after the last commit may still be running: one more archival brings it within bounds
-    io.riverbed.format.archive.Archiver.of(table).options(ArchiveOptions.fromFlinkMap(options)).execute();
+    // the job's services run after commits on their own thread, so its last rounds may have been skipped or
+    // still run: archival never passes what the last clean retained, so the next commit's round, a clean
+    // then an archival, brings the timeline within bounds
+    Cleaner.of(table).options(CleanOptions.fromFlinkMap(options)).execute();
+    Archiver.of(table).options(ArchiveOptions.fromFlinkMap(options)).execute();
     assertThat(table.refreshTimeline().writeTimeline().completed().instants().size()).as("completed commits kept")
         .isBetween(4, 6);
     System.out.printf("ARCHIVING JOB: %d commits archived, %d active after a last archival%n", archived.size(),
