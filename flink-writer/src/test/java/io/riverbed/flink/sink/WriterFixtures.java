@@ -142,6 +142,43 @@ public final class WriterFixtures {
     return out;
   }
 
+  /**
+   * The table's snapshot equals the model of {@code chunks}; a failure names the keys missing, not
+   * expected or different (with every change of each in the stream, by chunk) and the timeline, so
+   * a rare failure under load can be told apart from another without a rerun.
+   */
+  public static void assertTableHolds(Table table, List<List<Change>> chunks) {
+    Map<String, String> actual = read(table);
+    Map<String, String> model = expected(chunks);
+    if (actual.equals(model)) {
+      return;
+    }
+    StringBuilder why = new StringBuilder("the table's rows differ from every change, once: ");
+    List<String> differing = new ArrayList<>();
+    model.forEach((key, row) -> {
+      if (!row.equals(actual.get(key))) {
+        differing.add(key);
+      }
+    });
+    actual.keySet().stream().filter(k -> !model.containsKey(k)).forEach(differing::add);
+    why.append(differing.size()).append(" keys (of ").append(model.size()).append(" expected, ").append(actual.size())
+        .append(" read)");
+    for (String key : differing.stream().sorted().limit(10).toList()) {
+      why.append("\n  ").append(key).append(": read ").append(actual.get(key)).append(", expected ")
+          .append(model.get(key)).append("; changes:");
+      for (int c = 0; c < chunks.size(); c++) {
+        for (Change change : chunks.get(c)) {
+          if (change.key().equals(key)) {
+            why.append(" [chunk ").append(c).append(' ').append(change.name()).append(" ts=").append(change.ts())
+                .append(' ').append(change.partition()).append(change.delete() ? " delete" : "").append(']');
+          }
+        }
+      }
+    }
+    why.append("\ntimeline: ").append(table.timelineStore().load().instants());
+    throw new AssertionError(why.toString());
+  }
+
   public static List<List<RowData>> rows(List<List<Change>> chunks) {
     List<List<RowData>> out = new ArrayList<>();
     for (List<Change> chunk : chunks) {

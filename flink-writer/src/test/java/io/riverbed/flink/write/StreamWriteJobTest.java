@@ -1,5 +1,6 @@
 package io.riverbed.flink.write;
 
+import static io.riverbed.flink.sink.WriterFixtures.assertTableHolds;
 import static io.riverbed.flink.sink.WriterFixtures.assertNoPendingWrites;
 import static io.riverbed.flink.sink.WriterFixtures.changes;
 import static io.riverbed.flink.sink.WriterFixtures.expected;
@@ -43,7 +44,7 @@ class StreamWriteJobTest {
     var options = options(dir, "MERGE_ON_READ");
     write("mor-upsert", stream, options, 2, 0, 0);
     var table = table(options);
-    assertThat(read(table)).isEqualTo(expected(stream));
+    assertTableHolds(table, stream);
     assertNoPendingWrites(table);
     var store = TimelineStore.at(table.fs(), table.metaPath());
     var last = store.load().commitsTimeline().completed().last().orElseThrow();
@@ -60,7 +61,7 @@ class StreamWriteJobTest {
     var options = options(dir, "COPY_ON_WRITE");
     write("cow-upsert", stream, options, 2, 0, 0);
     var table = table(options);
-    assertThat(read(table)).isEqualTo(expected(stream));
+    assertTableHolds(table, stream);
     assertNoPendingWrites(table);
     var view = FileSystemViewLoader.load(table, TimelineStore.at(table.fs(), table.metaPath()).load());
     assertThat(view.latestMergedSlices("99999999999999999")).allSatisfy(s -> assertThat(s.hasLogs()).isFalse());
@@ -74,7 +75,7 @@ class StreamWriteJobTest {
     options.put("hoodie.bucket.index.num.buckets", "3");
     write("bucket", stream, options, 2, 0, 0);
     var table = table(options);
-    assertThat(read(table)).isEqualTo(expected(stream));
+    assertTableHolds(table, stream);
     var view = FileSystemViewLoader.load(table, TimelineStore.at(table.fs(), table.metaPath()).load());
     for (var slice : view.latestMergedSlices("99999999999999999")) {
       assertThat(BucketIndex.bucketOf(slice.fileId())).isBetween(0, 2);
@@ -138,7 +139,7 @@ class StreamWriteJobTest {
     var options = options(dir, "MERGE_ON_READ");
     write("idle", stream, options, 2, 0, 4);
     var table = table(options);
-    assertThat(read(table)).isEqualTo(expected(stream));
+    assertTableHolds(table, stream);
     assertNoPendingWrites(table);
     assertThat(WriterFixtures.completedWrites(table)).isEqualTo(3);
     var store = TimelineStore.at(table.fs(), table.metaPath());
@@ -167,7 +168,7 @@ class StreamWriteJobTest {
     RiverbedSink.forRowData(WriterFixtures.ROW_TYPE, options).sinkTo(input);
     env.execute("finished-subtask");
     var table = table(options);
-    assertThat(read(table)).isEqualTo(expected(stream));
+    assertTableHolds(table, stream);
     assertThat(WriterFixtures.completedWrites(table)).isEqualTo(3);
   }
 
