@@ -78,7 +78,8 @@ class FlinkIndexScaleBenchmark {
     report.format("- job: the Riverbed writer into a new MERGE_ON_READ table, parallelism %d (generator included), "
         + "checkpoints every %s to the local file system, `riverbed-write`'s options; state backends: %s (heap: Flink's "
         + "default; rocksdb: `--flink-conf state.backend.type=rocksdb` with the settings Riverbed adds; rocksdb-flink-levels: "
-        + "the same with Flink's level and file sizes; rocksdb-small-levels: dynamic level sizes, 16 MB base level, 2 MB files)",
+        + "the same with Flink's level and file sizes; rocksdb-small-levels: dynamic level sizes, 16 MB base level, 2 MB files; rocksdb-universal: universal compaction; "
+        + "rocksdb-changelog: behind Flink's changelog state backend)",
         parallelism, interval, backends);
     Map<String, ScaleRun> runs = new LinkedHashMap<>();
     for (String backend : backends) {
@@ -97,7 +98,8 @@ class FlinkIndexScaleBenchmark {
       }
     }
     ScaleRun rocks = runs.get("rocksdb");
-    for (String other : List.of("heap", "rocksdb-flink-levels", "rocksdb-small-levels")) {
+    for (String other : List.of("heap", "rocksdb-flink-levels", "rocksdb-small-levels", "rocksdb-universal",
+        "rocksdb-changelog")) {
       ScaleRun run = runs.get(other);
       if (run == null || rocks == null) {
         continue;
@@ -140,9 +142,18 @@ class FlinkIndexScaleBenchmark {
           "--flink-conf", "state.backend.rocksdb.compaction.level.use-dynamic-size=true",
           "--flink-conf", "state.backend.rocksdb.compaction.level.max-size-level-base=16mb",
           "--flink-conf", "state.backend.rocksdb.compaction.level.target-file-size-base=2mb"));
+      // RocksDB's universal compaction: small sorted runs merge with each other, the whole index only when the newer
+      // runs outgrow it (size amplification), instead of leveled compaction's rewrites of the first level
+      case "rocksdb-universal" -> args.addAll(List.of("--flink-conf", "state.backend.type=rocksdb",
+          "--flink-conf", "state.backend.rocksdb.compaction.style=UNIVERSAL"));
+      // RocksDB behind Flink's changelog state backend: a checkpoint uploads the state changes since the last one,
+      // and RocksDB's incremental files only at a materialization (state.changelog.periodic-materialize.interval)
+      case "rocksdb-changelog" -> args.addAll(List.of("--flink-conf", "state.backend.type=rocksdb",
+          "--flink-conf", "state.changelog.enabled=true", "--flink-conf", "state.changelog.storage=filesystem",
+          "--flink-conf", "state.changelog.dstl.dfs.base-path=" + checkpoints.resolve("changelog").toUri()));
       case "heap" -> { } // Flink's default (hashmap)
-      default -> throw new IllegalArgumentException("bench.flink.scale.backends: heap, rocksdb, rocksdb-flink-levels or "
-          + "rocksdb-small-levels, not " + backend);
+      default -> throw new IllegalArgumentException("bench.flink.scale.backends: heap, rocksdb, rocksdb-flink-levels, "
+          + "rocksdb-small-levels, rocksdb-universal or rocksdb-changelog, not " + backend);
     }
     WriteJobConfig config = WriteJobArguments.parse(args.toArray(String[]::new));
     Configuration conf = WriteJob.flinkConfiguration(config);

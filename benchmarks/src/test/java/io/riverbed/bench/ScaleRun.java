@@ -109,6 +109,8 @@ record ScaleRun(Path table, Path checkpoints, long startNanos, long endNanos, do
       case "heap" -> "Heap (Flink's default)";
       case "rocksdb-flink-levels" -> "RocksDB with Flink's level and file sizes";
       case "rocksdb-small-levels" -> "RocksDB with dynamic level sizes, 16 MB base level, 2 MB files";
+      case "rocksdb-universal" -> "RocksDB with universal compaction";
+      case "rocksdb-changelog" -> "RocksDB behind Flink's changelog state backend";
       default -> "RocksDB (Riverbed's settings)";
     }, keys);
     report.line("");

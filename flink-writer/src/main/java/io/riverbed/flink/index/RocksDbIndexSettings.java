@@ -11,12 +11,14 @@ import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.contrib.streaming.state.RocksDBConfigurableOptions;
 import org.apache.flink.contrib.streaming.state.RocksDBOptions;
+import org.rocksdb.CompactionStyle;
 
 /**
  * The Flink settings that keep the state index fast on RocksDB, added to a job's configuration
  * when it picks {@code state.backend.type: rocksdb} and leaves them unset: without them each
- * checkpoint uploads every SST file, and every lookup of a new key (a miss) reads data blocks
- * through a 128 MB cache, which made an index of a few million keys 30 times slower.
+ * checkpoint uploads every SST file, every lookup of a new key (a miss) reads data blocks through
+ * a 128 MB cache, which made an index of a few million keys 30 times slower, and every fourth
+ * checkpoint uploads a task's whole index after a compaction.
  */
 public final class RocksDbIndexSettings {
   /**
@@ -40,10 +42,18 @@ public final class RocksDbIndexSettings {
 
   /**
    * Sets in {@code conf}, when it picks RocksDB, each of these the user has not set: incremental
-   * checkpoints, bloom filters on every column family (the index's included), RocksDB memory
-   * from Flink's managed memory (block cache, index and filter blocks, write buffers), and the
-   * embedded cluster's managed memory size (unless the user sized managed memory or RocksDB's
-   * memory otherwise). Returns what it set, for the log.
+   * checkpoints, bloom filters on every column family (the index's included), universal compaction
+   * (unless the user sized levels: then it is leveled compaction they tuned), RocksDB memory from
+   * Flink's managed memory (block cache, index and filter blocks, write buffers), and the embedded
+   * cluster's managed memory size (unless the user sized managed memory or RocksDB's memory
+   * otherwise). Returns what it set, for the log.
+   *
+   * <p>Universal compaction: every checkpoint flushes a small file of changed keys, spread over the
+   * whole key range; leveled compaction merges every four of them into the first level, which for
+   * an index below 256 MB per task is the whole index, so every fourth incremental checkpoint
+   * uploaded the task's whole index. Universal compaction merges the small files with each other and
+   * rewrites the whole index only when they have grown to its size (PERFORMANCE.md, the index at
+   * scale). Checkpoints of jobs on leveled compaction restore into it.
    */
   public static Map<String, String> apply(Configuration conf) {
     Map<String, String> set = new LinkedHashMap<>();
@@ -52,6 +62,12 @@ public final class RocksDbIndexSettings {
     }
     setUnlessPresent(conf, CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true, set);
     setUnlessPresent(conf, RocksDBConfigurableOptions.USE_BLOOM_FILTER, true, set);
+    boolean levelsSizedByUser = conf.contains(RocksDBConfigurableOptions.USE_DYNAMIC_LEVEL_SIZE)
+        || conf.contains(RocksDBConfigurableOptions.MAX_SIZE_LEVEL_BASE)
+        || conf.contains(RocksDBConfigurableOptions.TARGET_FILE_SIZE_BASE);
+    if (!levelsSizedByUser) {
+      setUnlessPresent(conf, RocksDBConfigurableOptions.COMPACTION_STYLE, CompactionStyle.UNIVERSAL, set);
+    }
     boolean memorySizedByUser = conf.contains(RocksDBOptions.FIX_PER_SLOT_MEMORY_SIZE)
         || conf.contains(RocksDBOptions.FIX_PER_TM_MEMORY_SIZE)
         || conf.contains(TaskManagerOptions.MANAGED_MEMORY_FRACTION)

@@ -14,6 +14,7 @@ import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.contrib.streaming.state.RocksDBConfigurableOptions;
 import org.apache.flink.contrib.streaming.state.RocksDBOptions;
 import org.junit.jupiter.api.Test;
+import org.rocksdb.CompactionStyle;
 
 /**
  * A job that picks RocksDB gets the settings that make the state index fast, each only where the
@@ -33,11 +34,25 @@ class RocksDbIndexSettingsTest {
 
     assertThat(conf.get(CheckpointingOptions.INCREMENTAL_CHECKPOINTS)).isTrue();
     assertThat(conf.get(RocksDBConfigurableOptions.USE_BLOOM_FILTER)).isTrue();
+    assertThat(conf.get(RocksDBConfigurableOptions.COMPACTION_STYLE)).isEqualTo(CompactionStyle.UNIVERSAL);
     assertThat(conf.get(RocksDBOptions.USE_MANAGED_MEMORY)).isTrue();
     assertThat(conf.get(TaskManagerOptions.MANAGED_MEMORY_SIZE)).isEqualTo(MemorySize.parse("1g"));
     assertThat(set).containsOnlyKeys(CheckpointingOptions.INCREMENTAL_CHECKPOINTS.key(),
-        RocksDBConfigurableOptions.USE_BLOOM_FILTER.key(), RocksDBOptions.USE_MANAGED_MEMORY.key(),
-        TaskManagerOptions.MANAGED_MEMORY_SIZE.key());
+        RocksDBConfigurableOptions.USE_BLOOM_FILTER.key(), RocksDBConfigurableOptions.COMPACTION_STYLE.key(),
+        RocksDBOptions.USE_MANAGED_MEMORY.key(), TaskManagerOptions.MANAGED_MEMORY_SIZE.key());
+  }
+
+  @Test
+  void levelSizesOrACompactionStyleOfTheUserKeepLeveledCompactionAsTheyTunedIt() {
+    Configuration sized = rocksDb();
+    sized.set(RocksDBConfigurableOptions.MAX_SIZE_LEVEL_BASE, MemorySize.parse("64m"));
+    RocksDbIndexSettings.apply(sized);
+    assertThat(sized.contains(RocksDBConfigurableOptions.COMPACTION_STYLE)).isFalse();
+
+    Configuration styled = rocksDb();
+    styled.setString("state.backend.rocksdb.compaction.style", "LEVEL");
+    assertThat(RocksDbIndexSettings.apply(styled)).doesNotContainKey(RocksDBConfigurableOptions.COMPACTION_STYLE.key());
+    assertThat(styled.get(RocksDBConfigurableOptions.COMPACTION_STYLE)).isEqualTo(CompactionStyle.LEVEL);
   }
 
   @Test
@@ -49,7 +64,7 @@ class RocksDbIndexSettingsTest {
 
     var set = RocksDbIndexSettings.apply(conf);
 
-    assertThat(set).isEmpty();
+    assertThat(set).containsOnlyKeys(RocksDBConfigurableOptions.COMPACTION_STYLE.key());
     assertThat(conf.get(CheckpointingOptions.INCREMENTAL_CHECKPOINTS)).isFalse();
     assertThat(conf.get(RocksDBConfigurableOptions.USE_BLOOM_FILTER)).isFalse();
     assertThat(conf.contains(TaskManagerOptions.MANAGED_MEMORY_SIZE)).as("memory sized by the user").isFalse();

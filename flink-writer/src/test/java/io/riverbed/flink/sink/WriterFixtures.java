@@ -237,8 +237,14 @@ public final class WriterFixtures {
    * retained in {@code checkpoints}, and the job restored from {@code restore} if given.
    */
   public static Consumer<StreamExecutionEnvironment> rocksDb(Path checkpoints, Optional<String> restore) {
+    return rocksDb(checkpoints, restore, Map.of());
+  }
+
+  /** As {@link #rocksDb(Path, Optional)}, with the user's own Flink settings {@code userSettings} set first. */
+  public static Consumer<StreamExecutionEnvironment> rocksDb(Path checkpoints, Optional<String> restore,
+      Map<String, String> userSettings) {
     return env -> {
-      var conf = new Configuration();
+      var conf = Configuration.fromMap(userSettings);
       conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
       RocksDbIndexSettings.apply(conf);
       conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
