@@ -1,5 +1,6 @@
 package io.riverbed.bench;
 
+import io.riverbed.format.write.RecordRateLimit;
 import java.util.BitSet;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -65,8 +66,8 @@ final class ScaleEvents extends RichMapFunction<Long, RowData> implements Checkp
   private transient long eventsSinceBarrier;
   private transient long insertsSinceBarrier;
   private transient int phase;
-  private transient long phaseStartNanos;
-  private transient long phaseEvents;
+  /** Paces this subtask in the current hot phase. */
+  private transient RecordRateLimit phaseLimit;
 
   ScaleEvents(ScaleStream stream, String run) {
     this.stream = stream;
@@ -81,7 +82,7 @@ final class ScaleEvents extends RichMapFunction<Long, RowData> implements Checkp
   }
 
   @Override
-  public RowData map(Long number) throws InterruptedException {
+  public RowData map(Long number) {
     long half = stream.events() / 2;
     long e = number < half ? 2 * number : 2 * (number - half) + 1;
     long key = stream.keyOf(e);
@@ -103,22 +104,14 @@ final class ScaleEvents extends RichMapFunction<Long, RowData> implements Checkp
     return stream.row(e);
   }
 
-  /** Keeps this subtask at half of the hot phase's rate (two subtasks). */
-  private void pace(int p) throws InterruptedException {
+  /** Keeps this subtask at half of the hot phase's rate (two subtasks); a slow job is not made up for by bursts. */
+  private void pace(int p) {
     if (p != phase) {
       phase = p;
-      phaseStartNanos = System.nanoTime();
-      phaseEvents = 0;
-      probe.phaseStarts.putIfAbsent(p, phaseStartNanos);
+      phaseLimit = RecordRateLimit.perSecond(stream.hotRates[p] / 2.0);
+      probe.phaseStarts.putIfAbsent(p, System.nanoTime());
     }
-    phaseEvents++;
-    if (phaseEvents % 50 == 0) {
-      long due = phaseStartNanos + (long) (phaseEvents * 1e9 / (stream.hotRates[p] / 2.0));
-      long ahead = due - System.nanoTime();
-      if (ahead > 0) {
-        Thread.sleep(ahead / 1_000_000, (int) (ahead % 1_000_000));
-      }
-    }
+    phaseLimit.acquire();
   }
 
   @Override
