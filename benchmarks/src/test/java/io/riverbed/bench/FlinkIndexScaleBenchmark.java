@@ -15,17 +15,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.runtime.jobgraph.JobGraph;
-import org.apache.flink.runtime.jobmaster.JobResult;
-import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.graph.StreamGraph;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
@@ -173,22 +166,11 @@ class FlinkIndexScaleBenchmark {
     graph.setJobName("index scale: " + backend);
     JobGraph jobGraph = graph.getJobGraph();
 
-    MiniClusterConfiguration clusterConf = new MiniClusterConfiguration.Builder().setConfiguration(conf)
-        .setNumTaskManagers(1).setNumSlotsPerTaskManager(parallelism).build();
     List<MemorySample> memory = new CopyOnWriteArrayList<>();
     CheckpointStatsCollector stats = new CheckpointStatsCollector();
-    ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "bench-scale-sampler");
-      t.setDaemon(true);
-      return t;
-    });
     double loadStart = Report.loadAverage();
-    try (MiniCluster cluster = new MiniCluster(clusterConf); HeapWatcher heap = HeapWatcher.start()) {
-      cluster.start();
-      long cpuStart = ProcessCpu.nanos();
-      long start = System.nanoTime();
-      JobID jobId = cluster.submitJob(jobGraph).get().getJobID();
-      sampler.scheduleWithFixedDelay(() -> {
+    try (HeapWatcher heap = HeapWatcher.start()) {
+      MiniClusterRun run = MiniClusterRun.of(conf, jobGraph, parallelism, "bench-scale-sampler", (cluster, jobId, start) -> {
         memory.add(new MemorySample(System.nanoTime(), heap.lastAfterGcBytes(), MemorySample.readResidentBytes()));
         // printed as they come, so that a run cut short still leaves its figures in the log
         for (var c : stats.poll(cluster, jobId, start)) {
@@ -200,22 +182,15 @@ class FlinkIndexScaleBenchmark {
               probe.inserts.entrySet().stream().filter(x -> x.getKey() <= c.id()).mapToLong(Map.Entry::getValue).sum(),
               heap.lastAfterGcBytes() / 1e6);
         }
-      }, 1, 1, TimeUnit.SECONDS);
-      JobResult result = cluster.requestJobResult(jobId).get();
-      long end = System.nanoTime();
-      double cpuSeconds = (ProcessCpu.nanos() - cpuStart) / 1e9;
-      sampler.shutdown();
-      sampler.awaitTermination(1, TimeUnit.MINUTES);
-      stats.poll(cluster, jobId, start);
-      result.toJobExecutionResult(getClass().getClassLoader());
+      });
+      run.result().toJobExecutionResult(getClass().getClassLoader());
       FlinkWriteBenchmark.awaitTimelineSettled(table);
       System.out.printf(Locale.ROOT, "[bench] %s: job %s finished after %.1f s, %d checkpoints completed%n", backend,
-          jobId, (end - start) / 1e9, stats.completed().size());
-      return new ScaleRun(table, checkpoints, start, end, cpuSeconds, loadStart, Report.loadAverage(), probe,
-          stats, List.copyOf(memory), heap.peakAfterGcBytes(), heap.peakUsedBytes(), heap.gcMillisSinceStart(),
-          Duration.parse(interval), keys);
+          run.job(), (run.endedNanos() - run.submittedNanos()) / 1e9, stats.completed().size());
+      return new ScaleRun(table, checkpoints, run.submittedNanos(), run.endedNanos(), run.cpuSeconds(), loadStart,
+          Report.loadAverage(), probe, stats, List.copyOf(memory), heap.peakAfterGcBytes(), heap.peakUsedBytes(),
+          heap.gcMillisSinceStart(), Duration.parse(interval), keys);
     } finally {
-      sampler.shutdownNow();
       ScaleEvents.unregister(runName);
     }
   }

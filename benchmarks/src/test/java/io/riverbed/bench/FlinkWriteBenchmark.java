@@ -31,21 +31,14 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.flink.api.common.JobExecutionResult;
-import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.configuration.WebOptions;
 import org.apache.flink.runtime.jobgraph.JobGraph;
-import org.apache.flink.runtime.jobmaster.JobResult;
-import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.paimon.flink.sink.FlinkSinkBuilder;
@@ -434,30 +427,12 @@ class FlinkWriteBenchmark {
     WriteJob.build(config, env, sink);
     JobGraph jobGraph = env.getStreamGraph().getJobGraph();
     int slots = conf.getOptional(TaskManagerOptions.NUM_TASK_SLOTS).orElse(jobGraph.getMaximumParallelism());
-    MiniClusterConfiguration clusterConf = new MiniClusterConfiguration.Builder().setConfiguration(conf)
-        .setNumTaskManagers(1).setNumSlotsPerTaskManager(slots).build();
-    ScheduledExecutorService poller = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "bench-checkpoint-stats");
-      t.setDaemon(true);
-      return t;
-    });
-    try (MiniCluster cluster = new MiniCluster(clusterConf)) {
-      cluster.start();
-      JobID job = cluster.submitJob(jobGraph).get().getJobID();
-      long started = System.nanoTime();
-      poller.scheduleWithFixedDelay(() -> stats.poll(cluster, job, started), 1, 1, TimeUnit.SECONDS);
-      JobResult result = cluster.requestJobResult(job).get();
-      poller.shutdown();
-      poller.awaitTermination(1, TimeUnit.MINUTES);
-      stats.poll(cluster, job, started);
-      if (stats.pollError() != null) {
-        System.out.printf(Locale.ROOT, "[bench] checkpoint statistics of job %s: last poll failed: %s%n", job,
-            stats.pollError());
-      }
-      return result.toJobExecutionResult(FlinkWriteBenchmark.class.getClassLoader());
-    } finally {
-      poller.shutdownNow();
+    MiniClusterRun run = MiniClusterRun.of(conf, jobGraph, slots, "bench-checkpoint-stats", stats::poll);
+    if (stats.pollError() != null) {
+      System.out.printf(Locale.ROOT, "[bench] checkpoint statistics of job %s: last poll failed: %s%n", run.job(),
+          stats.pollError());
     }
+    return run.result().toJobExecutionResult(FlinkWriteBenchmark.class.getClassLoader());
   }
 
   /** Waits until every requested/inflight instant is completed and .hoodie/.temp is empty; returns the wait. */
