@@ -44,7 +44,7 @@ record HudiModelCheck(long hudiRows, long modelRows, long onlyInHudi, long onlyI
       Dataset<Row> hudi = SparkReadRun.snapshot(spark, SparkReadRun.HUDI, table);
       StructType data = new StructType(Arrays.stream(hudi.schema().fields())
           .filter(f -> !f.name().startsWith("_hoodie_")).toArray(StructField[]::new));
-      Column[] columns = Arrays.stream(data.fieldNames()).map(org.apache.spark.sql.functions::col).toArray(Column[]::new);
+      Column[] columns = Arrays.stream(data.fieldNames()).map(name -> col(name)).toArray(Column[]::new);
       Dataset<Row> read = hudi.select(columns).cache();
       Dataset<Row> model = spark.read().schema(data).json(input.toString())
           .withColumn("event_rank", row_number().over(Window.partitionBy("uuid").orderBy(col("ts").desc())))
